@@ -1,0 +1,142 @@
+# Makefile - the one entry point of the HiRES distribution.  `make help` lists the targets.
+#
+# Non-recursive: each directory's build.mk declares its sources and programs; every recipe
+# is here.  Output goes to build/ only.  Quiet by default; V=1 echoes commands.
+
+.DEFAULT_GOAL := all
+.SUFFIXES:
+.DELETE_ON_ERROR:
+SHELL := /bin/bash
+
+B := build
+V ?= 0
+Q := $(if $(filter 1,$(V)),,@)
+say = $(if $(filter 1,$(V)),,@printf '  %-8s %s\n' $(1) $(2);)
+
+WARN := -Wall -Wextra -Werror -Wstrict-prototypes -Wmissing-prototypes -Wshadow -Wundef \
+	-Wpointer-arith -Wvla -Wformat=2
+
+KCC := gcc
+KCFLAGS := -std=gnu11 -O2 -g -ffreestanding -nostdlib -nostdinc -isystem $(shell gcc -print-file-name=include) \
+	-mno-red-zone -mcmodel=kernel -mno-sse -mno-mmx -mno-80387 -fno-stack-protector \
+	-fno-pic -fno-pie -fno-asynchronous-unwind-tables -fno-omit-frame-pointer \
+	$(WARN) -Wswitch-enum -Ikernel -MMD -MP
+KLDFLAGS := -nostdlib -static -no-pie -z max-page-size=4096 -Wl,--build-id=none \
+	-Wl,--no-warn-rwx-segments
+
+UCC := musl-gcc
+UCFLAGS := -std=gnu11 -O2 -g -fno-pie $(WARN) -I. -Irm -Ipolicies -I$(B)/fdt-include -MMD -MP
+ULDFLAGS := -static -no-pie
+LIBFDT := /usr/lib/x86_64-linux-gnu/libfdt.a
+
+HCC := gcc
+HCFLAGS := -std=gnu11 -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer $(WARN) -I. -Ikernel -Irm -Ipolicies -MMD -MP
+
+include kernel/build.mk
+include rm/build.mk
+include policies/build.mk
+include subsystems/build.mk
+include images/build.mk
+include tests/build.mk
+include eval/build.mk
+
+# ---- dependencies (Debian packages), installed once -----------------------------------
+DEPS := $(B)/.deps
+$(DEPS): mk/deps.sh
+	$(Q)mkdir -p $(B)
+	$(Q)sh mk/deps.sh
+	$(Q)touch $@
+
+.PHONY: deps
+deps: $(DEPS)
+
+# ---- kernel -----------------------------------------------------------------------------
+KOBJS := $(patsubst %,$(B)/k/%.o,$(KERNEL_SRCS) $(KERNEL_ASMS))
+
+$(B)/k/%.c.o: %.c | $(DEPS)
+	$(call say,KCC,$<)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(KCC) $(KCFLAGS) -c $< -o $@
+
+$(B)/k/%.S.o: %.S | $(DEPS)
+	$(call say,KAS,$<)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(KCC) $(KCFLAGS) -c $< -o $@
+
+$(B)/kernel.elf: $(KOBJS) $(KERNEL_LDS)
+	$(call say,LD,$@)
+	$(Q)$(KCC) $(KLDFLAGS) -T $(KERNEL_LDS) -o $@ $(KOBJS) -lgcc
+
+# ---- user level: rm/ and policies/ as one library, one ELF per subsystem program ------
+$(B)/fdt-include/libfdt.h: | $(DEPS)
+	$(Q)mkdir -p $(@D)
+	$(Q)cp /usr/include/fdt.h /usr/include/libfdt.h /usr/include/libfdt_env.h $(@D)/
+
+UOBJS_LIB := $(patsubst %,$(B)/u/%.o,$(RM_SRCS) $(POLICY_SRCS))
+
+$(B)/u/%.c.o: %.c $(B)/fdt-include/libfdt.h | $(DEPS)
+	$(call say,UCC,$<)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(UCC) $(UCFLAGS) -c $< -o $@
+
+$(B)/u/%.S.o: %.S | $(DEPS)
+	$(call say,UAS,$<)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(UCC) $(UCFLAGS) -c $< -o $@
+
+$(B)/librm.a: $(UOBJS_LIB)
+	$(call say,AR,$@)
+	$(Q)rm -f $@
+	$(Q)ar rcs $@ $^
+
+# program P is every .c/.S file in subsystems/P, linked with librm and libfdt
+define program_rule
+$(B)/prog/$(1).elf: $(patsubst %,$(B)/u/%.o,$(wildcard subsystems/$(1)/*.c subsystems/$(1)/*.S)) $(B)/librm.a
+	$$(call say,LD,$$@)
+	$(Q)mkdir -p $$(@D)
+	$(Q)$(UCC) $(ULDFLAGS) -o $$@ $$(filter %.o,$$^) $(B)/librm.a $(LIBFDT) $(B)/librm.a
+endef
+$(foreach p,$(PROGRAMS),$(eval $(call program_rule,$(p))))
+
+PROGRAM_ELFS := $(patsubst %,$(B)/prog/%.elf,$(PROGRAMS))
+
+.PHONY: all kernel programs
+all: $(B)/kernel.elf $(PROGRAM_ELFS) images
+kernel: $(B)/kernel.elf
+programs: $(PROGRAM_ELFS)
+
+# ---- host tools and host unit tests -------------------------------------------------
+$(B)/h/%.c.o: %.c | $(DEPS)
+	$(call say,HCC,$<)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(HCC) $(HCFLAGS) -c $< -o $@
+
+# host test T links its own file with the pure sources it names in HOST_TEST_DEPS_T
+define host_test_rule
+$(B)/htest/$(basename $(notdir $(1))): $(B)/h/$(1).o $(patsubst %,$(B)/h/%.o,$(HOST_TEST_DEPS_$(basename $(notdir $(1))))) $(B)/h/tests/host/check.c.o
+	$$(call say,HLD,$$@)
+	$(Q)mkdir -p $$(@D)
+	$(Q)$(HCC) $(HCFLAGS) -o $$@ $$^ $(HOST_TEST_LIBS_$(basename $(notdir $(1))))
+endef
+$(foreach t,$(HOST_TESTS),$(eval $(call host_test_rule,$(t))))
+HOST_TEST_BINS := $(foreach t,$(HOST_TESTS),$(B)/htest/$(basename $(notdir $(t))))
+
+# ---- top-level targets ------------------------------------------------------------------
+.PHONY: help clean run test check bench eval format
+help:
+	@echo "HiRES distribution - targets:"
+	@echo "  make run [IMAGE=name]    build and boot an image in QEMU (default image: $(DEFAULT_IMAGE))"
+	@echo "  make test                every test: host unit, manifest, image; ends 'N passed, N failed'"
+	@echo "  make images              build every image in MANIFEST"
+	@echo "  make image IMAGE=name    build one image"
+	@echo "  make bench               benchmark image: one 'bench ...' line per figure"
+	@echo "  make eval                evaluation experiments (eval/): data, plots, figures"
+	@echo "  make check               format check, static analysis (cppcheck), then make test"
+	@echo "  make kernel|programs     build pieces;  make clean  removes build/"
+	@echo "  variables: V=1 (echo commands), IMAGE=name, KVM=1 (use KVM when it works)"
+
+clean:
+	rm -rf $(B)
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

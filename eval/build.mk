@@ -1,0 +1,1 @@
+# eval/build.mk - evaluation experiments.

@@ -1,0 +1,38 @@
+/*
+ * hr_layout.h - fixed parts of every component's virtual address space.
+ *
+ * The kernel maps the scheduler region; the parent (the kernel for the root) maps the boot
+ * information page, the program image, the initial stack, the module window and the memory
+ * window.  Everything else in the user half is the component's to use.
+ */
+#ifndef HR_LAYOUT_H
+#define HR_LAYOUT_H
+
+#define HR_PAGE_SIZE 4096ull
+#define HR_PAGE_SHIFT 12
+
+/* Program images (static, non-PIE ELF) must lie entirely inside this range. */
+#define HR_VA_IMAGE_MIN 0x0000000000400000ull
+#define HR_VA_IMAGE_MAX 0x0000000040000000ull
+
+/* Initial thread stack: the pages just below HR_VA_STACK_TOP. */
+#define HR_VA_STACK_TOP 0x0000000080000000ull
+#define HR_STACK_PAGES 16ull
+
+/* Boot information page (struct hr_bootinfo, read-only to the component). */
+#define HR_VA_BOOTINFO 0x0000000100000000ull
+/* Scheduler-kernel shared region, mapped by the kernel when a component is promoted. */
+#define HR_VA_SCHED 0x0000000100100000ull
+/* Boot descriptor (devicetree blob of this subsystem's subtree), read-only. */
+#define HR_VA_DESC 0x0000000100800000ull
+#define HR_DESC_MAX_PAGES 64ull
+/* Program modules this subsystem may need to construct its children, read-only. */
+#define HR_VA_MODULES 0x0000000200000000ull
+/* The memory window: the pages delegated to this subsystem, contiguous from here. */
+#define HR_VA_MEM 0x0000001000000000ull
+/* First address the component manages by itself (aliases it receives at run time). */
+#define HR_VA_FREE 0x0000004000000000ull
+/* End of the user half (exclusive). */
+#define HR_VA_USER_END 0x0000800000000000ull
+
+#endif

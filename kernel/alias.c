@@ -1,0 +1,299 @@
+/*
+ * alias.c - the alias/remove derivation trees (see alias.h) and memory bounds.
+ *
+ * Nodes live in one array carved at boot, linked by 32-bit indices (0 = none): to the
+ * parent mapping, the first derived mapping, siblings, and the list of the component's
+ * own mappings (so destroying a component needs no page-table scan).  A component's
+ * mem_used counts the pages aliased into it and may not pass mem_bound, which its parent
+ * sets out of its own bound (sum of children's bounds <= own bound).
+ */
+#include "alias.h"
+#include "comp.h"
+#include "thd.h"
+#include "frame.h"
+
+struct node {
+	uint32_t parent, child, next, prev; /* derivation tree */
+	uint32_t cnext, cprev;              /* the component's list */
+	uint16_t comp;
+	uint16_t resv;
+	uint32_t resv2;
+	uint64_t va;
+};
+
+static struct node *nodes;
+static uint32_t nnodes, free_head, nfree;
+
+void
+alias_init(uint64_t n)
+{
+	uint64_t pa;
+
+	if (n > 0xffffffffull)
+		n = 0xffffffffull;
+	pa = frame_take(n * sizeof(struct node), HR_PAGE_SIZE);
+	if (!pa)
+		panic("no memory for %lu mapping nodes", n);
+	nodes = hw_phys_to_virt(pa);
+	nnodes = (uint32_t)n;
+	for (uint32_t i = nnodes - 1; i > 0; i--) {
+		nodes[i].next = free_head;
+		free_head = i;
+		nfree++;
+	}
+}
+
+uint64_t
+alias_free_nodes(void)
+{
+	return nfree;
+}
+
+static uint32_t
+node_alloc(void)
+{
+	uint32_t i = free_head;
+
+	free_head = nodes[i].next;
+	nfree--;
+	nodes[i] = (struct node){ 0 };
+	return i;
+}
+
+static void
+node_release(uint32_t i)
+{
+	nodes[i] = (struct node){ 0 };
+	nodes[i].next = free_head;
+	free_head = i;
+	nfree++;
+}
+
+static void
+comp_link(struct comp *c, uint32_t i)
+{
+	nodes[i].comp = c->id;
+	nodes[i].cnext = c->node_head;
+	if (c->node_head)
+		nodes[c->node_head].cprev = i;
+	c->node_head = i;
+}
+
+static void
+comp_unlink(struct comp *c, uint32_t i)
+{
+	struct node *n = &nodes[i];
+
+	if (n->cprev)
+		nodes[n->cprev].cnext = n->cnext;
+	else
+		c->node_head = n->cnext;
+	if (n->cnext)
+		nodes[n->cnext].cprev = n->cprev;
+}
+
+static void
+tree_link(uint32_t parent, uint32_t i)
+{
+	nodes[i].parent = parent;
+	nodes[i].next = nodes[parent].child;
+	if (nodes[parent].child)
+		nodes[nodes[parent].child].prev = i;
+	nodes[parent].child = i;
+}
+
+static void
+tree_unlink(uint32_t i)
+{
+	struct node *n = &nodes[i];
+
+	if (n->prev)
+		nodes[n->prev].next = n->next;
+	else if (n->parent)
+		nodes[n->parent].child = n->next;
+	if (n->next)
+		nodes[n->next].prev = n->prev;
+	n->parent = n->next = n->prev = 0;
+}
+
+/* The node of c's mapping at va, with its page-table entry; 0 if none. */
+static uint32_t
+node_at(struct comp *c, uint64_t va, uint64_t **pte)
+{
+	uint64_t *e = pt_entry(c->pgtbl, va, 0);
+
+	if (!e || !pt_present(*e))
+		return 0;
+	if (pte)
+		*pte = e;
+	return (uint32_t)*pt_shadow(e);
+}
+
+/* Unmap one leaf mapping and free its node. */
+static void
+unmap_one(uint32_t i)
+{
+	struct comp *c = &comps[nodes[i].comp];
+	uint64_t *e = pt_entry(c->pgtbl, nodes[i].va, 0);
+
+	if (e) {
+		*e = 0;
+		*pt_shadow(e) = 0;
+		pt_flush(c->pgtbl, nodes[i].va);
+	}
+	c->mem_used--;
+	comp_unlink(c, i);
+	tree_unlink(i);
+	node_release(i);
+}
+
+/* Remove the mapping i and every mapping derived from it, leaves first, no recursion. */
+static void
+remove_tree(uint32_t root)
+{
+	uint32_t i = root;
+
+	for (;;) {
+		while (nodes[i].child)
+			i = nodes[i].child;
+		uint32_t p = nodes[i].parent;
+		int last = i == root;
+		unmap_one(i);
+		if (last)
+			return;
+		i = p;
+	}
+}
+
+void
+alias_comp_clear(struct comp *c)
+{
+	while (c->node_head)
+		remove_tree(c->node_head);
+	c->mem_used = 0;
+}
+
+static long
+map_new(struct comp *c, uint64_t *e, uint64_t va, uint64_t pa, unsigned perms, uint32_t parent)
+{
+	uint32_t i = node_alloc();
+
+	nodes[i].va = va;
+	comp_link(c, i);
+	if (parent)
+		tree_link(parent, i);
+	*e = pt_make(pa, perms);
+	*pt_shadow(e) = i;
+	c->mem_used++;
+	return 0;
+}
+
+long
+alias_origin(struct comp *c, uint64_t va, uint64_t pa, unsigned perms)
+{
+	uint64_t *e = pt_entry(c->pgtbl, va, 1);
+
+	if (!e || !nfree)
+		return HR_ENOMEM;
+	if (pt_present(*e))
+		return HR_EEXIST;
+	return map_new(c, e, va, pa, perms, 0);
+}
+
+static int
+va_ok(uint64_t va)
+{
+	if (!PAGE_ALIGNED(va) || va < HR_VA_IMAGE_MIN || va >= HR_VA_USER_END)
+		return 0;
+	return !(va >= HR_VA_SCHED && va < HR_VA_SCHED + HR_SCHED_REGION_PAGES * HR_PAGE_SIZE);
+}
+
+/* ---- system calls -------------------------------------------------------------------- */
+
+long
+sys_mem_alias(struct thd *t)
+{
+	struct regs *r = &t->regs;
+	struct comp *s = t->comp, *d;
+	uint64_t src = r->rdi, dva = r->rdx, perms = r->r10;
+	uint64_t *se, *de;
+	uint32_t sn;
+
+	if (!va_ok(src) || !va_ok(dva))
+		return refuse(HR_EINVAL, "address %lx or %lx", src, dva);
+	if (!(perms & HR_MEM_READ) || (perms & ~(uint64_t)HR_MEM_ALL))
+		return refuse(HR_EINVAL, "permissions %lx", perms);
+	if (!(d = comp_from_cap(s, r->rsi)) || d->parent != s || d->state != COMP_LIVE)
+		return refuse(HR_ECAP, "slot %lu names no live child", r->rsi);
+	if (!(sn = node_at(s, src, &se)))
+		return refuse(HR_ENOENT, "nothing aliasable at %lx", src);
+	if (perms & ~(uint64_t)pt_perms(*se))
+		return refuse(HR_EPERM, "permissions beyond the source's");
+	if (d->mem_used >= d->mem_bound)
+		return refuse(HR_ENOMEM, "component %u is at its bound (%lu pages)", d->id, d->mem_bound);
+	if (!nfree)
+		return refuse(HR_ENOMEM, "mapping nodes exhausted");
+	if (!(de = pt_entry(d->pgtbl, dva, 1)))
+		return refuse(HR_ENOMEM, "page tables exhausted");
+	if (pt_present(*de))
+		return refuse(HR_EEXIST, "%lx already mapped", dva);
+	return map_new(d, de, dva, pt_pa(*se), (unsigned)perms, sn);
+}
+
+long
+sys_mem_remove(struct thd *t)
+{
+	struct comp *s = t->comp, *c = comp_arg(s, t->regs.rdi);
+	uint64_t va = t->regs.rsi;
+	uint32_t n;
+
+	if (!c || (c != s && c->parent != s))
+		return refuse(HR_ECAP, "slot %lu names neither us nor a child", t->regs.rdi);
+	if (!va_ok(va) || !(n = node_at(c, va, 0)))
+		return refuse(HR_ENOENT, "no alias at %lx", va);
+	/* a parent removes what it aliased; a component gives back what it received */
+	if (c != s && nodes[nodes[n].parent].comp != s->id)
+		return refuse(HR_EPERM, "mapping at %lx did not come from us", va);
+	if (c == s && !nodes[n].parent)
+		return refuse(HR_EPERM, "an original mapping cannot be removed");
+	remove_tree(n);
+	return 0;
+}
+
+long
+sys_mem_bound(struct thd *t)
+{
+	struct comp *s = t->comp, *c = comp_from_cap(s, t->regs.rdi);
+	uint64_t pages = t->regs.rsi;
+
+	if (!c || c->parent != s)
+		return refuse(HR_ECAP, "slot %lu names no child", t->regs.rdi);
+	if (pages < c->mem_used)
+		return refuse(HR_EBUSY, "child uses %lu pages", c->mem_used);
+	if (pages > s->mem_bound || s->mem_given - c->mem_bound > s->mem_bound - pages)
+		return refuse(HR_ENOMEM, "bound %lu exceeds what we hold", pages);
+	s->mem_given = s->mem_given - c->mem_bound + pages;
+	c->mem_bound = pages;
+	return 0;
+}
+
+long
+sys_mem_info(struct thd *t)
+{
+	struct comp *s = t->comp, *c = comp_arg(s, t->regs.rdi);
+
+	if (!c || (c != s && c->parent != s))
+		return refuse(HR_ECAP, "slot %lu names neither us nor a child", t->regs.rdi);
+	switch (t->regs.rsi) {
+	case HR_MI_BOUND:
+		return (long)c->mem_bound;
+	case HR_MI_USED:
+		return (long)c->mem_used;
+	case HR_MI_GIVEN:
+		return (long)c->mem_given;
+	case HR_MI_FREEPOOL:
+		return (long)nfree;
+	default:
+		return refuse(HR_EINVAL, "query %lu", t->regs.rsi);
+	}
+}

@@ -1,0 +1,147 @@
+/*
+ * cpu.c - descriptor tables and the syscall MSRs: the final GDT (kernel and user segments
+ * laid out for syscall/sysret, one TSS), the IDT pointing at entry.S's stubs, and the
+ * per-thread state the return path needs (TSS.rsp0, FS base, page table).
+ */
+#include "asm.h"
+#include "cpu.h"
+#include "hw.h"
+
+struct tss {
+	uint32_t resv0;
+	uint64_t rsp0, rsp1, rsp2;
+	uint64_t resv1;
+	uint64_t ist[7];
+	uint64_t resv2;
+	uint16_t resv3, iomap_base;
+} __attribute__((packed));
+_Static_assert(sizeof(struct tss) == 104, "TSS layout");
+
+struct gate {
+	uint16_t off_lo, sel;
+	uint8_t ist, type;
+	uint16_t off_mid;
+	uint32_t off_hi, resv;
+} __attribute__((packed));
+
+static struct tss tss;
+static uint64_t gdt[7];
+static struct gate idt[48];
+
+extern const uint64_t vec_table[48];
+extern char syscall_entry[];
+
+/* read by entry.S */
+struct regs *cur_frame;
+uint64_t cur_frame_end;
+
+static void
+load_gdt(void)
+{
+	uint64_t base = (uint64_t)&tss, lim = sizeof(tss) - 1;
+	struct {
+		uint16_t lim;
+		uint64_t base;
+	} __attribute__((packed)) ptr = { sizeof(gdt) - 1, (uint64_t)gdt };
+
+	gdt[0] = 0;
+	gdt[1] = 0x00209a0000000000ull; /* kernel code, long mode */
+	gdt[2] = 0x0000920000000000ull; /* kernel data */
+	gdt[3] = 0x0000f20000000000ull; /* user data (DPL 3) */
+	gdt[4] = 0x0020fa0000000000ull; /* user code, long mode (DPL 3) */
+	gdt[5] = (lim & 0xffff) | ((base & 0xffffff) << 16) | (0x89ull << 40) |
+		 (((lim >> 16) & 0xf) << 48) | (((base >> 24) & 0xff) << 56);
+	gdt[6] = base >> 32;
+	tss.iomap_base = sizeof(tss); /* no I/O bitmap: user mode has no port access */
+	__asm__ volatile("lgdt %0" : : "m"(ptr));
+	__asm__ volatile("ltr %w0" : : "r"(TSS_SEL));
+}
+
+static void
+load_idt(void)
+{
+	struct {
+		uint16_t lim;
+		uint64_t base;
+	} __attribute__((packed)) ptr = { sizeof(idt) - 1, (uint64_t)idt };
+
+	for (int i = 0; i < 48; i++) {
+		uint64_t off = vec_table[i];
+		idt[i] = (struct gate){ .off_lo = (uint16_t)off,
+					.sel = KCODE_SEL,
+					.ist = 0,
+					.type = 0x8e, /* present, DPL 0, interrupt gate */
+					.off_mid = (uint16_t)(off >> 16),
+					.off_hi = (uint32_t)(off >> 32),
+					.resv = 0 };
+	}
+	__asm__ volatile("lidt %0" : : "m"(ptr));
+}
+
+void
+hw_cpu_init(void)
+{
+	load_gdt();
+	load_idt();
+	wrmsr(MSR_STAR, ((uint64_t)KDATA_SEL << 48) | ((uint64_t)KCODE_SEL << 32));
+	wrmsr(MSR_LSTAR, (uint64_t)syscall_entry);
+	wrmsr(MSR_SFMASK, 0x40700); /* clear IF, DF, TF, AC on entry */
+}
+
+void
+hw_frame_init_user(struct regs *r, uint64_t ip, uint64_t sp)
+{
+	*r = (struct regs){ 0 };
+	r->vector = VEC_SYSCALL;
+	r->rip = ip;
+	r->rsp = sp;
+	r->cs = UCODE_SEL;
+	r->ss = UDATA_SEL;
+	r->rflags = HW_USER_RFLAGS;
+}
+
+void
+hw_set_current(struct regs *r)
+{
+	cur_frame = r;
+	cur_frame_end = (uint64_t)(r + 1);
+	tss.rsp0 = cur_frame_end;
+}
+
+void
+hw_set_fs(uint64_t base)
+{
+	wrmsr(MSR_FS_BASE, base);
+}
+
+void
+hw_set_pgtbl(uint64_t pml4_phys)
+{
+	if (read_cr3() != pml4_phys)
+		write_cr3(pml4_phys);
+}
+
+extern void ret_to_user(void);
+
+_Noreturn void
+hw_ret_to_user(void)
+{
+	__asm__ volatile("jmp ret_to_user");
+	__builtin_unreachable();
+}
+
+_Noreturn void
+hw_halt(void)
+{
+	for (;;)
+		__asm__ volatile("cli; hlt");
+}
+
+/* QEMU's isa-debug-exit at 0xf4 turns code into exit status (code << 1) | 1. */
+_Noreturn void
+hw_poweroff(int code)
+{
+	outl(0xf4, (uint32_t)code);
+	outw(0x604, 0x2000); /* QEMU ACPI power-off, for machines without isa-debug-exit */
+	hw_halt();
+}

@@ -1,0 +1,184 @@
+/*
+ * entry.S - every way into and out of the kernel.
+ *
+ * User state is saved straight into the current thread's struct regs: the syscall path
+ * pushes onto cur_frame_end, and interrupts from user mode arrive on TSS.rsp0, which always
+ * equals cur_frame_end.  Switching threads therefore copies no registers: C code changes
+ * cur_frame and ret_to_user restores whatever frame is current.  The kernel itself runs on
+ * one stack (kstack) with interrupts disabled; it is never preempted.
+ */
+#include "asm.h"
+
+	.text
+	.code64
+
+/* ---- syscall ------------------------------------------------------------------------- */
+	.globl syscall_entry
+syscall_entry:
+	mov	%rsp, user_rsp_scratch(%rip)
+	mov	cur_frame_end(%rip), %rsp
+	pushq	$UDATA_SEL
+	pushq	user_rsp_scratch(%rip)
+	push	%r11                              /* rflags */
+	pushq	$UCODE_SEL
+	push	%rcx                              /* rip */
+	pushq	$0
+	pushq	$VEC_SYSCALL
+	push	%rax
+	push	%rbx
+	push	%rcx
+	push	%rdx
+	push	%rsi
+	push	%rdi
+	push	%rbp
+	push	%r8
+	push	%r9
+	push	%r10
+	push	%r11
+	push	%r12
+	push	%r13
+	push	%r14
+	push	%r15
+	mov	%rsp, %rdi
+	lea	kstack_top(%rip), %rsp
+	call	syscall_dispatch
+	/* fall through */
+
+/* ---- return to whatever thread is current ------------------------------------------ */
+	.globl ret_to_user
+ret_to_user:
+	mov	cur_frame(%rip), %rsp
+	pop	%r15
+	pop	%r14
+	pop	%r13
+	pop	%r12
+	pop	%r11
+	pop	%r10
+	pop	%r9
+	pop	%r8
+	pop	%rbp
+	pop	%rdi
+	pop	%rsi
+	pop	%rdx
+	pop	%rcx
+	pop	%rbx
+	pop	%rax
+	cmpq	$VEC_SYSCALL, (%rsp)
+	jne	1f
+	/* a syscall frame: rcx/r11 are scratch, so the cheap sysret path applies */
+	mov	16(%rsp), %rcx                    /* rip (checked canonical by C) */
+	mov	32(%rsp), %r11                    /* rflags */
+	mov	40(%rsp), %rsp                    /* user rsp */
+	sysretq
+1:	add	$16, %rsp                         /* vector, error code */
+	iretq
+
+/* ---- interrupts and exceptions -------------------------------------------------------- */
+.macro STUB vec, has_err
+	.globl vec_\vec
+vec_\vec:
+	.if \has_err == 0
+	pushq	$0
+	.endif
+	pushq	$\vec
+	jmp	trap_common
+.endm
+
+.altmacro
+.macro STUBS from, to
+	.if \from == 8 || \from == 10 || \from == 11 || \from == 12 || \from == 13 || \from == 14 || \from == 17 || \from == 21 || \from == 29 || \from == 30
+	STUB \from, 1
+	.else
+	STUB \from, 0
+	.endif
+	.if \to - \from
+	STUBS %(\from + 1), \to
+	.endif
+.endm
+	STUBS 0, 47
+
+trap_common:
+	push	%rax
+	push	%rbx
+	push	%rcx
+	push	%rdx
+	push	%rsi
+	push	%rdi
+	push	%rbp
+	push	%r8
+	push	%r9
+	push	%r10
+	push	%r11
+	push	%r12
+	push	%r13
+	push	%r14
+	push	%r15
+	mov	%rsp, %rdi
+	testb	$3, R_CS(%rsp)
+	jz	2f
+	lea	kstack_top(%rip), %rsp            /* from user: frame is in the thread */
+	call	trap
+	jmp	ret_to_user
+2:	/* from kernel mode (only the idle loop enables interrupts): stay on this stack */
+	mov	%rsp, %rbx
+	and	$-16, %rsp
+	call	trap_kernel
+	mov	%rbx, %rsp
+	pop	%r15
+	pop	%r14
+	pop	%r13
+	pop	%r12
+	pop	%r11
+	pop	%r10
+	pop	%r9
+	pop	%r8
+	pop	%rbp
+	pop	%rdi
+	pop	%rsi
+	pop	%rdx
+	pop	%rcx
+	pop	%rbx
+	pop	%rax
+	add	$16, %rsp
+	iretq
+
+/*
+ * hw_idle: wait for interrupts with an empty kernel stack.  Interrupt handlers running
+ * from here may make a thread current (cur_frame != 0); then we return to it.
+ */
+	.globl hw_idle
+hw_idle:
+	lea	kstack_top(%rip), %rsp
+	movq	$0, cur_frame(%rip)
+1:	sti
+	hlt
+	cli
+	cmpq	$0, cur_frame(%rip)
+	je	1b
+	jmp	ret_to_user
+
+/* Address table of the stubs, for cpu.c. */
+	.section .rodata
+	.balign 8
+	.globl vec_table
+.macro VADDR n
+	.quad vec_\n
+.endm
+vec_table:
+.set i, 0
+.rept 48
+	VADDR %i
+	.set i, i + 1
+.endr
+
+	.bss
+	.balign 16
+user_rsp_scratch:
+	.skip 8
+	.globl kstack
+kstack:
+	.skip 16384
+	.globl kstack_top
+kstack_top:
+
+	.section .note.GNU-stack, "", @progbits

@@ -1,0 +1,117 @@
+/*
+ * hw.h - the one header through which generic kernel code reaches the hardware.
+ *
+ * Everything x86-specific (register frames, page-table format, the timer, the console,
+ * interrupt controllers) sits behind these declarations; generic kernel files include nothing else
+ * from kernel/arch.
+ */
+#ifndef ARCH_HW_H
+#define ARCH_HW_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+/* Saved user state of a thread; layout fixed by entry.S (see asm.h). */
+struct regs {
+	uint64_t r15, r14, r13, r12, r11, r10, r9, r8;
+	uint64_t rbp, rdi, rsi, rdx, rcx, rbx, rax;
+	uint64_t vector, err;
+	uint64_t rip, cs, rflags, rsp, ss;
+};
+_Static_assert(sizeof(struct regs) % 16 == 0, "interrupt frames are 16-byte aligned");
+
+#define HW_VEC_SYSCALL 256
+#define HW_VEC_TIMER 32
+#define HW_IRQ_BASE 32
+#define HW_USER_RFLAGS 0x202ull /* IF | reserved bit 1 */
+
+/* boot-time set-up, in order */
+void hw_console_init(void);
+void hw_cpu_init(void);            /* GDT, TSS, IDT, syscall MSRs */
+void hw_timer_init(uint32_t hz);   /* periodic tick on HW_VEC_TIMER */
+uint64_t hw_tsc_hz(void);          /* TSC ticks per second, measured against the PIT */
+
+void hw_console_putc(char c);
+
+/* frames and threads */
+void hw_frame_init_user(struct regs *r, uint64_t ip, uint64_t sp);
+void hw_set_current(struct regs *r); /* frame ret_to_user restores, and TSS.rsp0 */
+void hw_set_fs(uint64_t base);
+void hw_set_pgtbl(uint64_t pml4_phys);
+void hw_irq_ack(unsigned vec);
+
+static inline uint64_t
+hw_tsc(void)
+{
+	uint32_t lo, hi;
+	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return ((uint64_t)hi << 32) | lo;
+}
+
+_Noreturn void hw_ret_to_user(void);
+_Noreturn void hw_idle(void);
+_Noreturn void hw_poweroff(int code);
+_Noreturn void hw_halt(void);
+
+/* physical memory: the direct map covers all RAM */
+#define HW_KDIRECT 0xffff800000000000ull
+static inline void *
+hw_phys_to_virt(uint64_t pa)
+{
+	return (void *)(pa + HW_KDIRECT);
+}
+static inline uint64_t
+hw_virt_to_phys(const void *va)
+{
+	uint64_t v = (uint64_t)va;
+	if (v >= 0xffffffff80000000ull)
+		return v - 0xffffffff80000000ull;
+	return v - HW_KDIRECT;
+}
+
+/*
+ * Page tables.  A pgtbl is the physical address of a top-level table.  Leaf entries carry
+ * the HR_MEM_* permissions.  Intermediate tables come from pt_alloc(), which the generic
+ * kernel provides (frame.c), so this layer has no allocation policy of its own.
+ */
+#define PT_LEVELS 4
+uint64_t pt_new(void);                      /* fresh top level with the kernel half; 0 if none */
+void pt_free(uint64_t pgtbl);               /* frees user-half tables (leaf frames untouched) */
+/* Entry for va, allocating intermediate tables if make; NULL when absent / out of tables. */
+uint64_t *pt_entry(uint64_t pgtbl, uint64_t va, int make);
+/* Per-entry word of kernel metadata beside the leaf table holding entry e. */
+uint64_t *pt_shadow(uint64_t *e);
+uint64_t pt_make(uint64_t pa, unsigned perms); /* leaf entry for a user page */
+static inline int
+pt_present(uint64_t e)
+{
+	return (int)(e & 1);
+}
+uint64_t pt_pa(uint64_t e);
+unsigned pt_perms(uint64_t e);
+void pt_flush(uint64_t pgtbl, uint64_t va); /* after changing a present entry */
+void pt_kernel_init(uint64_t max_pa);        /* direct map of [0, max_pa) and kernel image */
+
+/* Leaf page tables and their shadows come in pairs of frames; the allocator is generic. */
+uint64_t pt_alloc(void);     /* physical address of a zeroed 8 KiB pair, 0 if exhausted */
+void pt_release(uint64_t pa);
+
+/* multiboot2 */
+struct hw_mem_range {
+	uint64_t base, len;
+};
+struct hw_module {
+	uint64_t start, end;
+	const char *cmdline;
+};
+struct hw_boot {
+	struct hw_mem_range ram[32];
+	unsigned nram;
+	struct hw_module mod[16];
+	unsigned nmod;
+	const char *cmdline;
+	uint64_t info_start, info_end; /* the multiboot2 information itself */
+};
+int hw_boot_parse(uint32_t magic, uint64_t info_pa, struct hw_boot *out);
+
+#endif

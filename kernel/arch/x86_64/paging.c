@@ -1,0 +1,146 @@
+/*
+ * paging.c - x86-64 4-level page tables.
+ *
+ * The kernel half (entries 256..511 of every top-level table) is shared: a direct map of
+ * RAM at HW_KDIRECT and the kernel image at -2 GiB, both with 2 MiB pages.  User halves
+ * are built from pairs of frames (pt_alloc): the table itself and, 4 KiB above it, a
+ * shadow page with one word of kernel metadata per entry (alias.c keeps mapping nodes
+ * there), so finding the metadata of a mapping costs nothing beyond the walk.
+ */
+#include "cpu.h"
+#include "hw.h"
+#include "../../abi/hr_syscall.h"
+
+#define PTE_P 0x1ull
+#define PTE_W 0x2ull
+#define PTE_U 0x4ull
+#define PTE_PS 0x80ull
+#define PTE_NX (1ull << 63)
+#define PTE_ADDR 0x000ffffffffff000ull
+#define MAX_GIB 16
+
+static uint64_t kernel_pml4[512] __attribute__((aligned(4096)));
+static uint64_t direct_pdpt[512] __attribute__((aligned(4096)));
+static uint64_t image_pdpt[512] __attribute__((aligned(4096)));
+static uint64_t direct_pd[MAX_GIB][512] __attribute__((aligned(4096)));
+
+void
+pt_kernel_init(uint64_t max_pa)
+{
+	uint64_t gibs = (max_pa + (1ull << 30) - 1) >> 30;
+
+	if (gibs > MAX_GIB)
+		gibs = MAX_GIB;
+	for (uint64_t g = 0; g < gibs; g++) {
+		for (uint64_t i = 0; i < 512; i++)
+			direct_pd[g][i] = ((g << 30) | (i << 21)) | PTE_P | PTE_W | PTE_PS | PTE_NX;
+		direct_pdpt[g] = hw_virt_to_phys(direct_pd[g]) | PTE_P | PTE_W;
+	}
+	/* the kernel image: -2 GiB maps physical 0..1 GiB, executable */
+	static uint64_t image_pd[512] __attribute__((aligned(4096)));
+	for (uint64_t i = 0; i < 512; i++)
+		image_pd[i] = (i << 21) | PTE_P | PTE_W | PTE_PS;
+	image_pdpt[510] = hw_virt_to_phys(image_pd) | PTE_P | PTE_W;
+	kernel_pml4[256] = hw_virt_to_phys(direct_pdpt) | PTE_P | PTE_W;
+	kernel_pml4[511] = hw_virt_to_phys(image_pdpt) | PTE_P | PTE_W;
+	write_cr3(hw_virt_to_phys(kernel_pml4));
+}
+
+uint64_t
+pt_new(void)
+{
+	uint64_t pa = pt_alloc();
+	uint64_t *t;
+
+	if (!pa)
+		return 0;
+	t = hw_phys_to_virt(pa);
+	for (int i = 256; i < 512; i++)
+		t[i] = kernel_pml4[i];
+	return pa;
+}
+
+static void
+free_level(uint64_t pa, int level)
+{
+	uint64_t *t = hw_phys_to_virt(pa);
+	int n = level == PT_LEVELS ? 256 : 512;
+
+	if (level > 1) {
+		for (int i = 0; i < n; i++)
+			if (t[i] & PTE_P)
+				free_level(t[i] & PTE_ADDR, level - 1);
+	}
+	pt_release(pa);
+}
+
+void
+pt_free(uint64_t pgtbl)
+{
+	if (read_cr3() == pgtbl)
+		write_cr3(hw_virt_to_phys(kernel_pml4));
+	free_level(pgtbl, PT_LEVELS);
+}
+
+uint64_t *
+pt_entry(uint64_t pgtbl, uint64_t va, int make)
+{
+	uint64_t *t = hw_phys_to_virt(pgtbl);
+
+	if (va >= 0x0000800000000000ull)
+		return 0;
+	for (int level = PT_LEVELS; level > 1; level--) {
+		uint64_t *e = &t[(va >> (12 + 9 * (level - 1))) & 511];
+		if (!(*e & PTE_P)) {
+			uint64_t pa;
+			if (!make || !(pa = pt_alloc()))
+				return 0;
+			*e = pa | PTE_P | PTE_W | PTE_U;
+		}
+		t = hw_phys_to_virt(*e & PTE_ADDR);
+	}
+	return &t[(va >> 12) & 511];
+}
+
+uint64_t *
+pt_shadow(uint64_t *e)
+{
+	return e + 512;
+}
+
+uint64_t
+pt_make(uint64_t pa, unsigned perms)
+{
+	uint64_t e = (pa & PTE_ADDR) | PTE_P | PTE_U;
+
+	if (perms & HR_MEM_WRITE)
+		e |= PTE_W;
+	if (!(perms & HR_MEM_EXEC))
+		e |= PTE_NX;
+	return e;
+}
+
+uint64_t
+pt_pa(uint64_t e)
+{
+	return e & PTE_ADDR;
+}
+
+unsigned
+pt_perms(uint64_t e)
+{
+	unsigned p = HR_MEM_READ;
+
+	if (e & PTE_W)
+		p |= HR_MEM_WRITE;
+	if (!(e & PTE_NX))
+		p |= HR_MEM_EXEC;
+	return p;
+}
+
+void
+pt_flush(uint64_t pgtbl, uint64_t va)
+{
+	if (read_cr3() == pgtbl)
+		invlpg(va);
+}

@@ -1,0 +1,30 @@
+/*
+ * serial.c - the console: COM1 at 115200 8N1, polled.  QEMU connects it to the terminal
+ * (-serial stdio), so both kernel messages and components' printf land there.
+ */
+#include "cpu.h"
+#include "hw.h"
+
+#define COM1 0x3f8
+
+void
+hw_console_init(void)
+{
+	outb(COM1 + 1, 0x00); /* no interrupts */
+	outb(COM1 + 3, 0x80); /* DLAB */
+	outb(COM1 + 0, 0x01); /* divisor 1: 115200 baud */
+	outb(COM1 + 1, 0x00);
+	outb(COM1 + 3, 0x03); /* 8N1 */
+	outb(COM1 + 2, 0xc7); /* FIFO on, cleared */
+	outb(COM1 + 4, 0x03);
+}
+
+void
+hw_console_putc(char c)
+{
+	if (c == '\n')
+		hw_console_putc('\r');
+	while (!(inb(COM1 + 5) & 0x20))
+		;
+	outb(COM1, (uint8_t)c);
+}

@@ -1,0 +1,87 @@
+/*
+ * comp.h - components: protection domains (a page table and a capability table).
+ *
+ * A component is created by a scheduler component, its parent, and belongs to the parent's
+ * subsystem until the parent promotes it to a scheduler of its own (sched.c); from then
+ * on it heads a child subsystem.  `sub` is the scheduler of the subsystem the component
+ * belongs to: itself once promoted.  Threads may only execute in components whose `sub`
+ * can see them, which is what keeps a child from ever running its parent's threads.
+ */
+#ifndef COMP_H
+#define COMP_H
+
+#include "kernel.h"
+#include "cap.h"
+
+enum comp_state {
+	COMP_FREE = 0,
+	COMP_LIVE = HR_CS_LIVE,
+	COMP_FAULTED = HR_CS_FAULTED,
+	COMP_EXITED = HR_CS_EXITED,
+};
+
+#define COMP_STACKS_MAX 64
+
+struct comp {
+	uint16_t id;
+	uint8_t state;      /* enum comp_state */
+	uint8_t is_sched;   /* promoted: the fields under "scheduler" are valid */
+	uint32_t gen;       /* bumped on every reuse of this id; caps record it */
+	int32_t exit_code;
+	uint32_t nthds;     /* live threads whose home this is */
+	uint64_t pgtbl;     /* physical address of the top-level page table */
+	struct comp *parent; /* creator; NULL for the root */
+	struct comp *sub;    /* scheduler of the subsystem this component belongs to */
+	struct cap_table caps;
+
+	/* invocation entry and the pool of stacks migrating threads run on (comp_entry) */
+	uint64_t entry;
+	uint64_t stk_base, stk_stride, stk_tcb;
+	uint64_t stk_free;  /* bit i set: stack i is free */
+	uint64_t stk_all;   /* the bits of all registered stacks */
+
+	/* memory accounting (alias.c): pages aliased into us, our bound, bound passed on */
+	uint64_t mem_used, mem_bound, mem_given;
+	uint32_t node_head; /* list of our mapping nodes */
+
+	/* kernel-object quotas still available to us for children and threads */
+	uint32_t thd_quota, comp_quota;
+	uint32_t thd_paid, comp_paid; /* what our creator handed us, refunded when we die */
+
+	/* scheduler (valid when is_sched) */
+	uint8_t depth;
+	uint8_t pevt;
+	uint8_t evt_pending; /* events arrived since the event thread last looked */
+	uint32_t ev_head;    /* kernel copy of the ring head (the region copy is untrusted) */
+	uint32_t ev_lost;
+	struct hr_sched_region *region;
+	struct thd *cs;   /* our child scheduler thread, as our parent sees it */
+	struct thd *evt;  /* our event thread */
+};
+
+extern struct comp comps[HR_COMP_MAX];
+
+void comp_pool_init(void);
+/* A fresh live component with an empty address space, child of parent; NULL if none. */
+struct comp *comp_new(struct comp *parent);
+/* The live component a COMP capability in `self`'s table names, or NULL. */
+struct comp *comp_from_cap(struct comp *self, uint64_t slot);
+/* Component slot argument: HR_CAP_SELF or a COMP cap. */
+struct comp *comp_arg(struct comp *self, uint64_t slot);
+int comp_is_ancestor(const struct comp *a, const struct comp *c);
+void comp_destroy(struct comp *c);
+extern struct comp *root_comp;
+/* Mark faulted/exited and tell its responsible scheduler (event + activation). */
+void comp_end(struct comp *c, enum comp_state why, struct thd *t, uint64_t a, uint64_t b,
+	      uint64_t cc);
+/* The scheduler responsible for c: the parent scheduler of a subsystem head, else c->sub. */
+struct comp *comp_responsible(const struct comp *c);
+
+long sys_comp_entry(struct thd *t);
+long sys_comp_create(struct thd *t);
+long sys_comp_kill(struct thd *t);
+long sys_comp_state(struct thd *t);
+long sys_cap_invoke(struct thd *t);
+long sys_cap_delete(struct thd *t);
+
+#endif

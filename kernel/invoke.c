@@ -1,0 +1,100 @@
+/*
+ * invoke.c - thread-migration invocation.
+ *
+ * The calling thread itself continues into the callee: the kernel pushes an invocation
+ * frame (caller, return rip/rsp, FS base), takes a free stack from the callee's pool and
+ * starts the callee's registered entry with the arguments, the capability's badge and the
+ * caller's component id.  ret pops the frame.  Both are O(1) and allocate nothing.
+ *
+ * Registers into the callee: rdi, rsi, rdx, r10 = a0..a3, r8 = badge, r9 = caller id.
+ */
+#include "comp.h"
+#include "thd.h"
+#include "syscall.h"
+#include "sched.h"
+
+static long
+invoke_decode(struct thd *t, struct comp **out, uint64_t *badge)
+{
+	const struct cap *cap = cap_lookup(&t->comp->caps, t->regs.rdi, CAP_INVOKE);
+	struct comp *c, *sub;
+
+	if (!cap)
+		return refuse(HR_ECAP, "slot %lu holds no invocation capability", t->regs.rdi);
+	c = &comps[cap->comp];
+	if (c->gen != cap->gen || c->state == COMP_FREE)
+		return refuse(HR_ECAP, "component %u is gone", cap->comp);
+	if (c->state != COMP_LIVE)
+		return HR_EFAULTED;
+	if (!c->entry)
+		return refuse(HR_ENOENT, "component %u registered no entry", c->id);
+	if (t->ninv == THD_INV_MAX)
+		return refuse(HR_EDEPTH, "invocation stack full");
+	if (!c->stk_free)
+		return HR_EBUSY;
+	sub = c->sub;
+	if (!sub || !sched_sees(sub, t))
+		return refuse(HR_EPERM, "thread %u may not run in component %u", t->id, c->id);
+	*out = c;
+	*badge = cap->badge;
+	return 0;
+}
+
+long
+sys_invoke(struct thd *t)
+{
+	struct regs *r = &t->regs;
+	struct comp *c, *caller = t->comp;
+	uint64_t badge;
+	long err = invoke_decode(t, &c, &badge);
+	int idx;
+	uint64_t slot;
+
+	if (err)
+		return err;
+	idx = __builtin_ctzll(c->stk_free);
+	c->stk_free &= ~(1ull << idx);
+	t->inv[t->ninv++] = (struct inv_frame){ .comp = caller,
+						.gen = t->comp_gen,
+						.stk = idx,
+						.rip = r->rip,
+						.rsp = r->rsp,
+						.fs = t->fs };
+	slot = c->stk_base + (uint64_t)idx * c->stk_stride;
+	r->rdi = r->rsi;
+	r->rsi = r->rdx;
+	r->rdx = r->r10;
+	r->r10 = r->r8;
+	r->r8 = badge;
+	r->r9 = caller->id;
+	r->rip = c->entry;
+	r->rsp = slot + c->stk_stride;
+	t->fs = slot + c->stk_tcb;
+	t->comp = c;
+	t->comp_gen = c->gen;
+	hw_set_pgtbl(c->pgtbl);
+	hw_set_fs(t->fs);
+	return 0;
+}
+
+long
+sys_ret(struct thd *t)
+{
+	long v = (long)t->regs.rdi;
+	unsigned n;
+
+	if (!t->ninv)
+		return refuse(HR_ESTATE, "no invocation to return from");
+	thd_unwind(t);
+	n = t->ninv;
+	if (thd_prepare(t)) {
+		/* every caller on the stack has died: so has the thread */
+		struct comp *owner = t->chain[t->depth];
+		thd_stop();
+		thd_free(t);
+		thd_reschedule(owner);
+	}
+	hw_set_pgtbl(t->comp->pgtbl);
+	hw_set_fs(t->fs);
+	return t->ninv == n ? v : HR_EFAULTED;
+}

@@ -1,0 +1,87 @@
+/*
+ * main.c - boot: console, memory, descriptor tables, pools, timer, then the root component
+ * takes over.  One line per step on the console.
+ */
+#include "comp.h"
+#include "thd.h"
+#include "sched.h"
+#include "alias.h"
+#include "frame.h"
+#include "boot.h"
+
+extern char kernel_phys_start[], kernel_end[];
+void kmain(uint32_t magic, uint64_t info);
+
+/* "name=value" in the kernel command line; def if absent. */
+static uint64_t
+opt(const char *cmdline, const char *name, uint64_t def)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = cmdline; p && *p; p++) {
+		if ((p == cmdline || p[-1] == ' ') && !strncmp(p, name, n) && p[n] == '=') {
+			uint64_t v = 0;
+			for (p += n + 1; *p >= '0' && *p <= '9'; p++)
+				v = v * 10 + (uint64_t)(*p - '0');
+			return v;
+		}
+	}
+	return def;
+}
+
+static unsigned
+memory_init(const struct hw_boot *b, uint64_t *max_pa)
+{
+	struct frange ram[32], resv[20], free[FRAME_RANGES_MAX];
+	unsigned nresv = 0, n;
+
+	*max_pa = 0;
+	for (unsigned i = 0; i < b->nram; i++) {
+		ram[i] = (struct frange){ b->ram[i].base, b->ram[i].base + b->ram[i].len };
+		*max_pa = MAX(*max_pa, ram[i].end);
+	}
+	resv[nresv++] = (struct frange){ 0, 0x100000 };
+	resv[nresv++] = (struct frange){ (uint64_t)kernel_phys_start,
+					  (uint64_t)kernel_end - 0xffffffff80000000ull };
+	resv[nresv++] = (struct frange){ b->info_start, b->info_end };
+	for (unsigned i = 0; i < b->nmod; i++)
+		resv[nresv++] = (struct frange){ b->mod[i].start, b->mod[i].end };
+	n = frame_ranges(ram, b->nram, resv, nresv, free, FRAME_RANGES_MAX);
+	frame_init(free, n);
+	return n;
+}
+
+void
+kmain(uint32_t magic, uint64_t info)
+{
+	struct hw_boot b;
+	uint64_t max_pa, frames, tsc_hz, hz;
+	struct thd *root;
+
+	hw_console_init();
+	kprintf("\n[k] HiRES kernel booting\n");
+	if (hw_boot_parse(magic, info, &b) || b.nmod == 0)
+		panic("not started by a multiboot2 loader with at least one module");
+	hz = opt(b.cmdline, "hz", 1000);
+	kdebug = (int)opt(b.cmdline, "debug", 0);
+	memory_init(&b, &max_pa);
+	pt_kernel_init(max_pa);
+	hw_cpu_init();
+	frames = frame_total_user();
+	alias_init(2 * frames + 1024);
+	frame_pt_pool(MAX(frames / 32, 1024));
+	kprintf("[k] memory: %lu MiB, %lu page-table pairs, %lu mapping nodes\n", max_pa >> 20,
+		frame_pt_free(), alias_free_nodes());
+	comp_pool_init();
+	thd_pool_init();
+	tsc_hz = hw_tsc_hz();
+	if (hz < 10 || hz > 10000)
+		hz = 1000;
+	sched_clock(tsc_hz, tsc_hz / hz);
+	libc_clock(tsc_hz);
+	kprintf("[k] timer: %lu Hz, TSC %lu kHz\n", hz, tsc_hz / 1000);
+	root = boot_root(&b, tsc_hz, hz);
+	hw_timer_init((uint32_t)hz);
+	thd_dispatch(root, 0);
+	hw_ret_to_user();
+}

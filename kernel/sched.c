@@ -1,0 +1,345 @@
+/*
+ * sched.c - the scheduler tree.
+ *
+ * A scheduler is a component its parent promoted.  It owns a region shared with the
+ * kernel (abi/hr_sched.h), sees the threads granted to it and its descendants, and has one
+ * event thread that the kernel wakes for timer ticks and kernel events.
+ *
+ * Accounting.  Every level i of the running thread's chain has an open slot, the one its
+ * scheduler charges: the thread itself at its owner's level, else the c^s of the child
+ * subsystem on its path (the HiRES rule: a parent sees a child as one thread).  since[i]
+ * is when level i's slot was opened.  A switch closes and opens only the levels at which
+ * the outgoing and incoming threads are charged differently, so a switch inside one
+ * subsystem touches one level whatever its depth.  A parent reads its children's totals
+ * only when it runs, by which time their slots have been closed.
+ */
+#include "sched.h"
+#include "comp.h"
+#include "thd.h"
+#include "boot.h"
+
+struct region_page {
+	struct hr_sched_region r;
+} __attribute__((aligned(4096)));
+
+static struct region_page regions[HR_COMP_MAX];
+static uint64_t since[HR_DEPTH_MAX + 1];
+static uint64_t tsc_hz, tick_tsc;
+
+void
+sched_clock(uint64_t hz, uint64_t per_tick)
+{
+	tsc_hz = hz;
+	tick_tsc = per_tick;
+}
+
+int
+sched_sees(const struct comp *s, const struct thd *t)
+{
+	return s->is_sched && t->depth >= s->depth && t->chain[s->depth] == s;
+}
+
+uint32_t
+sched_rep(const struct thd *t, int level)
+{
+	const struct thd *cs;
+
+	if (level == t->depth)
+		return t->id;
+	cs = t->chain[level + 1]->cs;
+	return cs ? cs->id : 0;
+}
+
+static struct hr_slot *
+slot_of(const struct thd *t, int level)
+{
+	return &t->chain[level]->region->slot[sched_rep(t, level)];
+}
+
+void
+sched_publish(const struct thd *t)
+{
+	struct comp *owner = t->chain[t->depth];
+	struct hr_slot *s;
+
+	if (!owner || !owner->is_sched)
+		return;
+	s = &owner->region->slot[t->id];
+	s->state = t->state;
+	s->blocker = t->blocker;
+	s->flags = HR_SLOT_OWNED | (owner->evt == t ? HR_SLOT_EVT : 0) |
+		   (t->home && t->home->cs == t ? HR_SLOT_CS : 0);
+	if (t->state == HR_TS_BLOCKED && t->blocker < t->depth)
+		t->chain[t->blocker]->region->slot[t->id].state = HR_TS_BLOCKED;
+}
+
+/* First level, at or below a level where both are known equal, charged differently. */
+static int
+diverge(const struct thd *a, const struct thd *b, int level)
+{
+	int k = MIN(level, MIN(a->depth, b->depth));
+
+	while (k > 0 && a->chain[k] != b->chain[k])
+		k--;
+	while (k <= a->depth && k <= b->depth && a->chain[k] == b->chain[k] &&
+	       sched_rep(a, k) == sched_rep(b, k))
+		k++;
+	return k;
+}
+
+void
+sched_account(struct thd *from, struct thd *to, int level)
+{
+	uint64_t now = hw_tsc();
+	int k = from && to ? diverge(from, to, level) : 0;
+
+	for (int i = k; from && i <= from->depth; i++) {
+		if (from->chain[i] && from->chain[i]->is_sched)
+			slot_of(from, i)->consumed += now - since[i];
+	}
+	for (int i = k; to && i <= to->depth; i++)
+		since[i] = now;
+}
+
+long
+sched_make(struct comp *c, struct comp *parent, struct thd *cs)
+{
+	struct hr_sched_region *r = &regions[c->id].r;
+	uint64_t pa = hw_virt_to_phys(r);
+
+	for (uint64_t i = 0; i < HR_SCHED_REGION_PAGES; i++) {
+		uint64_t *e = pt_entry(c->pgtbl, HR_VA_SCHED + i * HR_PAGE_SIZE, 1);
+		if (!e)
+			return HR_ENOMEM;
+		*e = pt_make(pa + i * HR_PAGE_SIZE, HR_MEM_READ | HR_MEM_WRITE);
+		*pt_shadow(e) = 0; /* a kernel mapping: no alias node, cannot be aliased */
+	}
+	memset(r, 0, sizeof(*r));
+	c->is_sched = 1;
+	c->sub = c;
+	c->depth = parent ? (uint8_t)(parent->depth + 1) : 0;
+	c->region = r;
+	c->cs = cs;
+	c->evt = 0;
+	c->pevt = 0;
+	c->evt_pending = 0;
+	c->ev_head = c->ev_lost = 0;
+	r->depth = c->depth;
+	r->tsc_hz = tsc_hz;
+	r->tick_tsc = tick_tsc;
+	if (cs) {
+		cs->chain[c->depth] = c;
+		cs->depth = c->depth;
+		sched_publish(cs);
+	}
+	return 0;
+}
+
+void
+sched_unmake(struct comp *c)
+{
+	for (uint64_t i = 0; i < HR_SCHED_REGION_PAGES; i++) {
+		uint64_t *e = pt_entry(c->pgtbl, HR_VA_SCHED + i * HR_PAGE_SIZE, 0);
+		if (e)
+			*e = 0;
+	}
+	c->is_sched = 0;
+	c->region = 0;
+}
+
+/* Does event thread e outrank t where their schedulers' choices first differ? */
+static int
+preempts(const struct thd *e, const struct thd *t)
+{
+	int k = diverge(e, t, HR_DEPTH_MAX);
+	struct hr_slot *sl;
+
+	if (k > e->depth || k > t->depth)
+		return 0; /* charged alike at every level: e is t */
+	sl = e->chain[k]->region->slot;
+	return sl[sched_rep(e, k)].prio < sl[sched_rep(t, k)].prio;
+}
+
+void
+sched_activate(struct comp *s)
+{
+	struct thd *e = s->evt;
+
+	if (!e || e->state != HR_TS_EVWAIT)
+		return;
+	e->state = HR_TS_READY;
+	s->evt_pending = 0;
+	sched_publish(e);
+	if (thd_prepare(e)) {
+		thd_free(e);
+		return;
+	}
+	if (!cur || preempts(e, cur)) {
+		e->preempted = cur;
+		e->preempted_gen = cur ? cur->gen : 0;
+		thd_dispatch(e, 0);
+	}
+}
+
+void
+sched_post(struct comp *s, struct hr_kevent ev)
+{
+	struct hr_sched_region *r;
+	uint32_t tail;
+
+	if (!s || !s->is_sched)
+		return;
+	r = s->region;
+	tail = r->ev_tail;
+	if (s->ev_head - tail >= HR_KEV_RING) {
+		r->ev_lost = ++s->ev_lost;
+	} else {
+		r->ev[s->ev_head % HR_KEV_RING] = ev;
+		r->ev_head = ++s->ev_head;
+	}
+	s->evt_pending = 1;
+	sched_activate(s);
+}
+
+void
+sched_tick(void)
+{
+	root_comp->region->ticks++;
+	root_comp->evt_pending = 1;
+	sched_activate(root_comp);
+}
+
+/* ---- system calls -------------------------------------------------------------------- */
+
+long
+sys_event_wait(struct thd *t)
+{
+	struct comp *s = t->comp;
+	struct thd *p = t->preempted;
+
+	if (!s->is_sched || s->evt != t)
+		return refuse(HR_EPERM, "thread %u is not the event thread of %u", t->id, s->id);
+	if (s->evt_pending) {
+		s->evt_pending = 0;
+		return 1;
+	}
+	t->regs.rax = 1;
+	t->state = HR_TS_EVWAIT;
+	sched_publish(t);
+	t->preempted = 0;
+	if (p && p->gen == t->preempted_gen && p->state == HR_TS_READY) {
+		if (thd_prepare(p) == 0) {
+			thd_dispatch(p, 0);
+			return 1;
+		}
+		thd_free(p);
+	}
+	thd_idle();
+}
+
+/* The live thread tid, owned by scheduler s itself (not granted further). */
+static struct thd *
+owned(struct comp *s, uint64_t tid)
+{
+	struct thd *x = thd_lookup(tid);
+	return x && sched_sees(s, x) && x->depth == s->depth ? x : 0;
+}
+
+static struct comp *
+child_sched(struct comp *s, uint64_t slot)
+{
+	struct comp *c = comp_from_cap(s, slot);
+	return c && c->parent == s && c->is_sched && c->state == COMP_LIVE ? c : 0;
+}
+
+long
+sys_sched_event(struct thd *t)
+{
+	struct comp *s = t->comp;
+	struct thd *e;
+
+	if (!s->is_sched)
+		return refuse(HR_EPERM, "component %u is not a scheduler", s->id);
+	if (!(e = owned(s, t->regs.rdi)) || e->home != s)
+		return refuse(HR_EPERM, "thread is not ours or lives elsewhere");
+	s->evt = e;
+	s->region->evt_thd = e->id;
+	sched_publish(e);
+	return 0;
+}
+
+long
+sys_sched_promote(struct thd *t)
+{
+	struct comp *s = t->comp, *c = comp_from_cap(s, t->regs.rdi);
+	struct thd *cs;
+
+	if (!s->is_sched)
+		return refuse(HR_EPERM, "component %u is not a scheduler", s->id);
+	if (!c || c->parent != s || c->is_sched || c->state != COMP_LIVE)
+		return refuse(HR_ECAP, "slot names no live, unpromoted child");
+	if (s->depth + 1 > HR_DEPTH_MAX)
+		return refuse(HR_EDEPTH, "depth %u", s->depth + 1);
+	if (!(cs = owned(s, t->regs.rsi)) || cs->home != c || c->nthds != 1 || cs == t)
+		return refuse(HR_EINVAL, "c^s must be the child's only thread, ours and idle");
+	return sched_make(c, s, cs);
+}
+
+long
+sys_sched_grant(struct thd *t)
+{
+	struct comp *s = t->comp, *c;
+	struct thd *x;
+
+	if (!s->is_sched)
+		return refuse(HR_EPERM, "component %u is not a scheduler", s->id);
+	if (!(c = child_sched(s, t->regs.rsi)))
+		return refuse(HR_ECAP, "slot names no child scheduler");
+	if (!(x = owned(s, t->regs.rdi)) || x->home != c)
+		return refuse(HR_EPERM, "thread not ours or not homed in the child");
+	if (x == cur)
+		return refuse(HR_EBUSY, "cannot grant the running thread");
+	s->region->slot[x->id].flags &= ~HR_SLOT_OWNED;
+	x->chain[c->depth] = c;
+	x->depth = c->depth;
+	sched_publish(x);
+	return 0;
+}
+
+long
+sys_sched_revoke(struct thd *t)
+{
+	struct comp *s = t->comp;
+	struct thd *x = thd_lookup(t->regs.rdi);
+
+	if (!s->is_sched)
+		return refuse(HR_EPERM, "component %u is not a scheduler", s->id);
+	if (!x || !sched_sees(s, x) || x->depth == s->depth)
+		return refuse(HR_EPERM, "thread not granted below us");
+	if (x == cur)
+		return refuse(HR_EBUSY, "cannot revoke the running thread");
+	for (int i = s->depth + 1; i <= x->depth; i++) {
+		struct comp *c = x->chain[i];
+		c->region->slot[x->id] = (struct hr_slot){ 0 };
+		if (c->evt == x)
+			c->evt = 0;
+		x->chain[i] = 0;
+	}
+	x->depth = s->depth;
+	if ((x->state == HR_TS_BLOCKED && x->blocker > s->depth) || x->state == HR_TS_EVWAIT)
+		x->state = HR_TS_READY;
+	sched_publish(x);
+	return 0;
+}
+
+long
+sys_sched_pevt(struct thd *t)
+{
+	struct comp *c = child_sched(t->comp, t->regs.rdi);
+
+	if (!c)
+		return refuse(HR_ECAP, "slot names no child scheduler");
+	c->pevt = t->regs.rsi ? 1 : 0;
+	c->region->pevt = c->pevt;
+	return 0;
+}

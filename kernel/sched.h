@@ -1,0 +1,40 @@
+/*
+ * sched.h - the scheduler tree: promotion, grants, the shared region, execution-time
+ * accounting and event-thread activation.  No scheduling policy lives here: the kernel
+ * only checks that a scheduler touches threads granted to it, charges time, and decides
+ * whether an event thread preempts by comparing priorities the schedulers published.
+ */
+#ifndef SCHED_H
+#define SCHED_H
+
+#include "kernel.h"
+
+struct comp;
+struct thd;
+
+/* Make c a scheduler at the given depth with its region mapped; 0 or HR_ENOMEM. */
+long sched_make(struct comp *c, struct comp *parent, struct thd *cs);
+void sched_unmake(struct comp *c);
+/* Is t granted to scheduler s? */
+int sched_sees(const struct comp *s, const struct thd *t);
+/* Slot that the scheduler at `level` of t's chain charges for t. */
+uint32_t sched_rep(const struct thd *t, int level);
+/* Publish t's state to its owner (and the scheduler blocking it). */
+void sched_publish(const struct thd *t);
+/* Charge time and move the accounting from cur to next (either may be NULL: idle). */
+void sched_account(struct thd *from, struct thd *to, int from_level);
+/* Queue a kernel event for s; wake and maybe dispatch its event thread. */
+void sched_post(struct comp *s, struct hr_kevent ev);
+/* Wake s's event thread if it waits; dispatch it if it preempts cur. */
+void sched_activate(struct comp *s);
+/* A timer tick arrived. */
+void sched_tick(void);
+
+long sys_event_wait(struct thd *t);
+long sys_sched_event(struct thd *t);
+long sys_sched_promote(struct thd *t);
+long sys_sched_grant(struct thd *t);
+long sys_sched_revoke(struct thd *t);
+long sys_sched_pevt(struct thd *t);
+
+#endif

@@ -1,0 +1,332 @@
+/*
+ * thd.c - threads: creation, dispatch, the switch_thread primitive, exit and the
+ * mechanical choice of what runs when a thread stops without naming a successor.
+ *
+ * Which thread runs is always a scheduler's decision (thd_switch) except in three cases
+ * the kernel must settle alone, each without policy: an event thread that preempts by the
+ * published priorities (sched.c), an event thread that parks and so resumes whom it
+ * preempted, and a thread that stops for good (exit, fault), after which the responsible
+ * scheduler's event thread runs to hear about it.
+ */
+#include "thd.h"
+#include "comp.h"
+#include "sched.h"
+
+struct thd thds[HR_THD_MAX];
+struct thd *cur;
+static struct thd *free_head, *free_tail; /* FIFO: ids are reused as late as possible */
+
+void
+thd_pool_init(void)
+{
+	for (unsigned i = 1; i < HR_THD_MAX; i++) {
+		thds[i].id = (uint16_t)i;
+		thd_free(&thds[i]);
+	}
+}
+
+struct thd *
+thd_lookup(uint64_t id)
+{
+	if (id == 0 || id >= HR_THD_MAX || thds[id].state == HR_TS_FREE)
+		return 0;
+	return &thds[id];
+}
+
+struct thd *
+thd_alloc(void)
+{
+	struct thd *t = free_head;
+
+	if (!t)
+		return 0;
+	free_head = t->free_next;
+	if (!free_head)
+		free_tail = 0;
+	t->free_next = 0;
+	t->gen++;
+	return t;
+}
+
+/* Give back the invocation stacks t holds in the components it migrated into. */
+static void
+release_stacks(struct thd *t)
+{
+	for (int i = 0; i < t->ninv; i++) {
+		struct comp *callee = i + 1 < t->ninv ? t->inv[i + 1].comp : t->comp;
+		uint32_t gen = i + 1 < t->ninv ? t->inv[i + 1].gen : t->comp_gen;
+		if (callee->gen == gen && t->inv[i].stk >= 0)
+			callee->stk_free |= 1ull << t->inv[i].stk;
+	}
+}
+
+void
+thd_free(struct thd *t)
+{
+	if (t->state != HR_TS_FREE) {
+		struct comp *owner = t->chain[t->depth];
+		t->state = HR_TS_DEAD;
+		sched_publish(t);
+		release_stacks(t);
+		if (owner && owner->evt == t)
+			owner->evt = 0;
+		if (t->home) {
+			if (t->home->cs == t)
+				t->home->cs = 0;
+			t->home->nthds--;
+		}
+		if (t->payer && t->payer->state != COMP_FREE)
+			t->payer->thd_quota++;
+	}
+	uint16_t id = t->id;
+	uint32_t gen = t->gen;
+	memset(t, 0, sizeof(*t));
+	t->id = id;
+	t->gen = gen;
+	t->state = HR_TS_FREE;
+	if (free_tail)
+		free_tail->free_next = t;
+	else
+		free_head = t;
+	free_tail = t;
+}
+
+void
+thd_dispatch(struct thd *t, int from_level)
+{
+	sched_account(cur, t, from_level);
+	cur = t;
+	hw_set_current(&t->regs);
+	hw_set_pgtbl(t->comp->pgtbl);
+	hw_set_fs(t->fs);
+}
+
+void
+thd_stop(void)
+{
+	if (cur)
+		sched_account(cur, 0, 0);
+	cur = 0;
+}
+
+_Noreturn void
+thd_idle(void)
+{
+	thd_stop();
+	hw_idle();
+}
+
+void
+thd_unwind(struct thd *t)
+{
+	struct inv_frame *f = &t->inv[--t->ninv];
+	struct comp *callee = t->comp;
+
+	if (f->stk >= 0 && callee->gen == t->comp_gen)
+		callee->stk_free |= 1ull << f->stk;
+	t->comp = f->comp;
+	t->comp_gen = f->gen;
+	t->fs = f->fs;
+	t->regs.rip = f->rip;
+	t->regs.rsp = f->rsp;
+	t->regs.rflags = HW_USER_RFLAGS;
+	t->regs.vector = HW_VEC_SYSCALL;
+}
+
+long
+thd_prepare(struct thd *t)
+{
+	while (t->comp->gen != t->comp_gen || t->comp->state != COMP_LIVE) {
+		if (!t->ninv)
+			return HR_ESTATE;
+		thd_unwind(t);
+		t->regs.rax = (uint64_t)HR_EFAULTED;
+	}
+	return 0;
+}
+
+_Noreturn void
+thd_reschedule(struct comp *s)
+{
+	for (; s; s = s->parent) {
+		struct thd *e = s->evt;
+		if (!e || e == cur)
+			continue;
+		if (e->state == HR_TS_EVWAIT) {
+			e->state = HR_TS_READY;
+			s->evt_pending = 0;
+			sched_publish(e);
+		}
+		if (e->state != HR_TS_READY)
+			continue;
+		if (thd_prepare(e)) {
+			thd_free(e);
+			continue;
+		}
+		thd_dispatch(e, 0);
+		hw_ret_to_user();
+	}
+	thd_idle();
+}
+
+_Noreturn void
+thd_exit(struct thd *t, long status)
+{
+	struct comp *owner = t->chain[t->depth];
+	struct hr_kevent ev = { .type = HR_KEV_EXIT, .comp = 0, .thd = t->id, .a = (uint64_t)status };
+
+	if (t == cur)
+		thd_stop();
+	thd_free(t);
+	sched_post(owner, ev);
+	if (cur)
+		hw_ret_to_user();
+	thd_reschedule(owner);
+}
+
+/* ---- system calls -------------------------------------------------------------------- */
+
+long
+sys_thd_self(struct thd *t)
+{
+	return t->id;
+}
+
+/* Where a new thread may live: the caller itself, or a child not yet promoted. */
+static struct comp *
+create_target(struct comp *s, uint64_t slot)
+{
+	struct comp *c = comp_arg(s, slot);
+
+	if (!c || c->state != COMP_LIVE)
+		return 0;
+	if (c != s && (c->parent != s || c->is_sched))
+		return 0;
+	return c;
+}
+
+long
+sys_thd_create(struct thd *t)
+{
+	struct regs *r = &t->regs;
+	struct comp *s = t->comp, *home;
+	uint64_t ip = r->rsi, sp = r->rdx, arg = r->r10, fs = r->r8;
+	struct thd *n;
+
+	if (!s->is_sched)
+		return refuse(HR_EPERM, "component %u is not a scheduler", s->id);
+	if (!(home = create_target(s, r->rdi)))
+		return refuse(HR_ECAP, "slot %lu names no live, unpromoted child", r->rdi);
+	if (ip >= HR_VA_USER_END || sp >= HR_VA_USER_END || fs >= HR_VA_USER_END)
+		return refuse(HR_EINVAL, "ip/sp/fs outside the user half");
+	if (!s->thd_quota || !free_head)
+		return refuse(HR_ENOMEM, "thread quota or pool exhausted");
+
+	n = thd_alloc();
+	hw_frame_init_user(&n->regs, ip, sp);
+	n->regs.rdi = arg;
+	n->fs = fs;
+	n->comp = n->home = home;
+	n->comp_gen = home->gen;
+	n->payer = s;
+	n->depth = s->depth;
+	for (int i = 0; i <= s->depth; i++)
+		n->chain[i] = t->chain[i];
+	n->state = HR_TS_READY;
+	s->thd_quota--;
+	home->nthds++;
+	sched_publish(n);
+	return n->id;
+}
+
+/* Checks of thd_switch that need no state change; returns 0 or an error. */
+static long
+switch_decode(struct thd *t, struct comp *s, struct thd *x, uint64_t flags)
+{
+	uint64_t one = flags & (HR_SW_BLOCK | HR_SW_EVWAIT | HR_SW_EXIT);
+
+	if ((flags & ~(uint64_t)HR_SW_ALL) || (one & (one - 1)))
+		return refuse(HR_EINVAL, "flags %lx", flags);
+	if (!s->is_sched)
+		return refuse(HR_EPERM, "component %u is not a scheduler", s->id);
+	if (s->pevt)
+		return HR_EPEVT;
+	if (!x)
+		return refuse(HR_ENOENT, "no such thread");
+	if (!sched_sees(s, x) || !sched_sees(s, t))
+		return refuse(HR_EPERM, "thread %u not granted to scheduler %u", x->id, s->id);
+	if (x->state == HR_TS_EVWAIT)
+		return refuse(HR_ESTATE, "thread %u waits for events", x->id);
+	if (x->state == HR_TS_BLOCKED && x->blocker < s->depth)
+		return refuse(HR_EPERM, "thread %u blocked by an ancestor", x->id);
+	if ((flags & HR_SW_PEVT) &&
+	    !(x->home && x->home->is_sched && x->home->cs == x && x->home->parent == s))
+		return refuse(HR_EINVAL, "PEVT: thread %u is no child's c^s", x->id);
+	if ((flags & HR_SW_EVWAIT) && s->evt != t)
+		return refuse(HR_EPERM, "EVWAIT: thread %u is not the event thread", t->id);
+	return 0;
+}
+
+long
+sys_thd_switch(struct thd *t)
+{
+	struct comp *s = t->comp;
+	struct thd *x = thd_lookup(t->regs.rdi);
+	uint64_t flags = t->regs.rsi;
+	long err = switch_decode(t, s, x, flags);
+
+	if (err)
+		return err;
+	if (x == t)
+		return flags ? HR_EINVAL : 0;
+	if ((flags & HR_SW_EVWAIT) && s->evt_pending) {
+		s->evt_pending = 0;
+		return HR_EAGAIN;
+	}
+	if (thd_prepare(x)) {
+		thd_free(x);
+		return HR_ESTATE;
+	}
+
+	t->regs.rax = 0;
+	if (flags & HR_SW_BLOCK) {
+		t->state = HR_TS_BLOCKED;
+		t->blocker = s->depth;
+		sched_publish(t);
+	}
+	if (flags & HR_SW_EVWAIT) {
+		t->state = HR_TS_EVWAIT;
+		sched_publish(t);
+	}
+	if (x->state == HR_TS_BLOCKED) {
+		x->state = HR_TS_READY;
+		sched_publish(x);
+	}
+	if (flags & HR_SW_PEVT) {
+		x->home->pevt = 1;
+		x->home->region->pevt = 1;
+	}
+	thd_dispatch(x, s->depth);
+	if (flags & HR_SW_EXIT)
+		thd_free(t);
+	return 0;
+}
+
+long
+sys_thd_wakeup(struct thd *t)
+{
+	struct comp *s = t->comp;
+	struct thd *x = thd_lookup(t->regs.rdi);
+
+	if (!s->is_sched)
+		return refuse(HR_EPERM, "component %u is not a scheduler", s->id);
+	if (!x || !sched_sees(s, x))
+		return refuse(HR_EPERM, "thread not granted to scheduler %u", s->id);
+	if (x->state != HR_TS_BLOCKED)
+		return HR_ESTATE;
+	if (x->blocker < s->depth)
+		return refuse(HR_EPERM, "thread %u blocked by an ancestor", x->id);
+	x->state = HR_TS_READY;
+	sched_publish(x);
+	return 0;
+}

@@ -1,0 +1,77 @@
+/*
+ * thd.h - threads.
+ *
+ * A thread has saved registers, an invocation stack (the components it migrated through)
+ * and a chain of schedulers that can see it: chain[0] is the root, chain[depth] its
+ * owner, the deepest scheduler it has been granted to.  A scheduler S may dispatch a thread
+ * iff chain[S->depth] == S.  Everything the kernel knows about a thread sits here, sized
+ * by the compile-time bounds, so no operation on it allocates.
+ */
+#ifndef THD_H
+#define THD_H
+
+#include "kernel.h"
+
+#define THD_INV_MAX 32
+
+struct inv_frame {
+	struct comp *comp; /* caller */
+	uint32_t gen;      /* caller's generation: a caller that died (or whose id was
+			    * reused) is never returned into */
+	int32_t stk;       /* invocation stack taken in the callee */
+	uint64_t rip, rsp, fs;
+};
+
+/*
+ * Interrupts from user mode push their frame at TSS.rsp0 = &regs + 1, and the CPU first
+ * aligns that to 16 bytes: regs must end on a 16-byte boundary, hence the alignment.
+ */
+struct __attribute__((aligned(16))) thd {
+	struct regs regs;   /* must stay the first member: entry.S saves into it */
+	uint64_t fs;
+	uint16_t id;
+	uint32_t gen;       /* bumped on every reuse of this id */
+	uint8_t state;      /* enum hr_thd_state */
+	uint8_t depth;      /* depth of the owner, chain[depth] */
+	uint8_t blocker;    /* depth of the scheduler that blocked it */
+	uint8_t ninv;
+	struct comp *comp;  /* component it executes in now */
+	uint32_t comp_gen;  /* comp's generation when entered: a reused id is not comp */
+	struct comp *home;  /* component it was created in */
+	struct comp *payer; /* component whose thread quota it uses */
+	struct comp *chain[HR_DEPTH_MAX + 1];
+	struct inv_frame inv[THD_INV_MAX];
+	struct thd *preempted; /* event threads: whom their activation interrupted */
+	uint32_t preempted_gen;
+	struct thd *free_next;
+};
+
+extern struct thd thds[HR_THD_MAX];
+extern struct thd *cur;
+
+struct thd *thd_lookup(uint64_t id); /* live thread with this id, or NULL */
+struct thd *thd_alloc(void);
+void thd_free(struct thd *t);
+/* Run t next: page table, FS base, register frame, accounting (sched.c). */
+void thd_dispatch(struct thd *t, int from_level);
+/* Pop frames returning into dead components; 0 if t can run, HR_ESTATE if it never can
+ * again (the caller frees it). */
+long thd_prepare(struct thd *t);
+/* Pop the innermost invocation frame; the caller sets the return value. */
+void thd_unwind(struct thd *t);
+/* cur stops running (it blocked, died or parks): close its accounting, cur = NULL. */
+void thd_stop(void);
+/* Run something after cur stopped: the event thread of s or of an ancestor, else idle. */
+_Noreturn void thd_reschedule(struct comp *s);
+/* Idle until an interrupt makes a thread current. */
+_Noreturn void thd_idle(void);
+/* Thread exit (Linux exit): free t, tell its owner, run something else. */
+_Noreturn void thd_exit(struct thd *t, long status);
+void thd_pool_init(void);
+
+long sys_thd_create(struct thd *t);
+long sys_thd_switch(struct thd *t);
+long sys_thd_wakeup(struct thd *t);
+long sys_thd_self(struct thd *t);
+
+#endif

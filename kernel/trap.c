@@ -1,0 +1,94 @@
+/*
+ * trap.c - interrupts and exceptions.
+ *
+ * An exception in user mode is the fault of the component the thread executes in.  Inside
+ * an invocation, the callee is marked faulted and the thread returns to its caller with
+ * HR_EFAULTED; otherwise the thread cannot continue and its responsible scheduler hears
+ * of it through a kernel event.  Either way the kernel reports what happened on the
+ * console and carries on.  An exception in kernel mode is a kernel bug: panic.
+ */
+#include "comp.h"
+#include "thd.h"
+#include "sched.h"
+
+static const char *const names[32] = {
+	"divide error", "debug", "NMI", "breakpoint", "overflow", "bound range", "invalid opcode",
+	"device not available", "double fault", "coprocessor overrun", "invalid TSS",
+	"segment not present", "stack fault", "general protection", "page fault", "reserved",
+	"x87 error", "alignment check", "machine check", "SIMD error", "virtualization",
+	"control protection",
+};
+
+static uint64_t
+fault_addr(uint64_t vec)
+{
+	uint64_t a = 0;
+	if (vec == 14)
+		__asm__ volatile("mov %%cr2, %0" : "=r"(a));
+	return a;
+}
+
+static void
+irq(unsigned vec)
+{
+	hw_irq_ack(vec);
+	if (vec == HW_VEC_TIMER)
+		sched_tick();
+}
+
+static void
+user_fault(struct thd *t, struct regs *r)
+{
+	struct comp *c = t->comp;
+	uint64_t addr = fault_addr(r->vector);
+	const char *what = r->vector < 32 && names[r->vector] ? names[r->vector] : "exception";
+
+	kprintf("[k] fault: %s in component %u (thread %u) at ip %lx addr %lx\n", what, c->id,
+		t->id, r->rip, addr);
+	if (t->ninv) {
+		/* the caller gets an error; the callee will never run again */
+		thd_unwind(t);
+		t->regs.rax = (uint64_t)HR_EFAULTED;
+		comp_end(c, COMP_FAULTED, t, r->vector, r->rip, addr);
+		if (t == cur && thd_prepare(t) == 0) {
+			hw_set_pgtbl(t->comp->pgtbl);
+			hw_set_fs(t->fs);
+			return;
+		}
+		if (t != cur)
+			return;
+	} else {
+		comp_end(c, COMP_FAULTED, t, r->vector, r->rip, addr);
+		if (t != cur)
+			return;
+	}
+	struct comp *owner = t->chain[t->depth];
+	thd_stop();
+	thd_free(t);
+	thd_reschedule(owner);
+}
+
+void trap(struct regs *r);
+void trap_kernel(struct regs *r);
+
+void
+trap(struct regs *r)
+{
+	if (r->vector >= HW_IRQ_BASE && r->vector < HW_IRQ_BASE + 16) {
+		irq((unsigned)r->vector);
+		return;
+	}
+	user_fault(cur, r);
+}
+
+void
+trap_kernel(struct regs *r)
+{
+	if (r->vector >= HW_IRQ_BASE && r->vector < HW_IRQ_BASE + 16) {
+		irq((unsigned)r->vector);
+		return;
+	}
+	panic("kernel %s (vector %lu, error %lx) at ip %lx addr %lx",
+	      r->vector < 32 && names[r->vector] ? names[r->vector] : "exception", r->vector,
+	      r->err, r->rip, fault_addr(r->vector));
+}

@@ -1,0 +1,41 @@
+/*
+ * elf.h - checking and describing a static ELF64 executable, and the initial stack musl
+ * expects.  Pure code shared by the kernel (loading the root) and rm/ctor.c (loading every
+ * other component); tested on the host against malformed files (rm/test/elf_test.c).
+ */
+#ifndef RM_ELF_H
+#define RM_ELF_H
+
+#include <stdint.h>
+
+#define ELF_SEG_MAX 8
+
+struct elf_seg {
+	uint64_t vaddr, memsz, offset, filesz;
+	unsigned perms; /* HR_MEM_* */
+};
+
+struct elf_image {
+	uint64_t entry;
+	uint64_t phdr_va; /* where the program headers are once loaded (AT_PHDR), 0 if not */
+	uint16_t phnum;
+	unsigned nseg;
+	struct elf_seg seg[ELF_SEG_MAX];
+};
+
+/*
+ * Validate buf[0..len) as a static x86-64 executable whose loadable segments lie inside
+ * [HR_VA_IMAGE_MIN, HR_VA_IMAGE_MAX) in ascending order, no two sharing a page, and whose entry
+ * is executable.  Returns 0 and fills img, or HR_EINVAL with *why set to a sentence.
+ */
+int elf_parse(const void *buf, uint64_t len, struct elf_image *img, const char **why);
+
+/*
+ * Lay out argc/argv/envp/auxv at the top of a stack whose highest byte is stk[size-1] and
+ * which the program sees ending at top_va.  Returns the initial stack pointer (as the
+ * program sees it), or 0 if it does not fit.
+ */
+uint64_t elf_stack(void *stk, uint64_t size, uint64_t top_va, const char *name,
+		   const struct elf_image *img);
+
+#endif
