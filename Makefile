@@ -31,7 +31,7 @@ LIBFDT := /usr/lib/x86_64-linux-gnu/libfdt.a
 
 HCC := gcc
 HCFLAGS := -std=gnu11 -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
-	-fno-omit-frame-pointer $(WARN) -I. -Ikernel -Irm -Ipolicies -MMD -MP
+	-fno-omit-frame-pointer $(WARN) -I. -Ikernel -Irm -Ipolicies -Itests/host -MMD -MP
 
 include kernel/build.mk
 include rm/build.mk

@@ -1,2 +1,5 @@
 # rm/build.mk - the runtime and resource managers linked into every user program.
 RM_SRCS := $(wildcard rm/*.c) $(wildcard rm/*.S)
+
+HOST_TESTS += rm/test/elf_test.c
+HOST_TEST_DEPS_elf_test := rm/elf.c
