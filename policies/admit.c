@@ -16,6 +16,12 @@ admit_ppm(uint32_t budget, uint32_t period)
 	return ((uint64_t)budget * 1000000 + period - 1) / period;
 }
 
+int
+admit_policy_known(const char *name)
+{
+	return !strcmp(name, "fprr") || !strcmp(name, "ds") || !strcmp(name, "edf");
+}
+
 static int
 guaranteed(const struct admit_res *r)
 {
@@ -87,12 +93,12 @@ admit_cpu(const char *policy, const struct admit_res *set, unsigned n, struct ad
 			return HR_EINVAL;
 		}
 	}
-	if (!strcmp(policy, "edf"))
-		return utilization(set, n, s, why, len);
-	if (strcmp(policy, "fprr") && strcmp(policy, "ds")) {
+	if (!admit_policy_known(policy)) {
 		snprintf(why, len, "unknown policy '%s'", policy);
 		return HR_EINVAL;
 	}
+	if (!strcmp(policy, "edf"))
+		return utilization(set, n, s, why, len);
 	if ((err = utilization(set, n, s, why, len)))
 		return err;
 	return s.budget >= s.period ? rta(set, n, why, len) : 0;

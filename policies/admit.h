@@ -40,6 +40,9 @@ struct admit_supply {
 int admit_cpu(const char *policy, const struct admit_res *set, unsigned n,
 	      struct admit_supply supply, char *why, unsigned len);
 
+/* 1 if name is a scheduling policy the distribution ships ("fprr", "ds", "edf"). */
+int admit_policy_known(const char *name);
+
 /* budget/period as parts per million (utilization), rounded up. */
 uint64_t admit_ppm(uint32_t budget, uint32_t period);
 
