@@ -25,13 +25,13 @@ KLDFLAGS := -nostdlib -static -no-pie -z max-page-size=4096 -Wl,--build-id=none 
 	-Wl,--no-warn-rwx-segments
 
 UCC := musl-gcc
-UCFLAGS := -std=gnu11 -O2 -g -fno-pie $(WARN) -I. -Irm -Ipolicies -I$(B)/fdt-include -MMD -MP
+UCFLAGS := -std=gnu11 -O2 -g -fno-pie $(WARN) -I. -I$(B)/fdt-include -MMD -MP
 ULDFLAGS := -static -no-pie
 LIBFDT := /usr/lib/x86_64-linux-gnu/libfdt.a
 
 HCC := gcc
 HCFLAGS := -std=gnu11 -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
-	-fno-omit-frame-pointer $(WARN) -I. -Ikernel -Irm -Ipolicies -Itests/host -MMD -MP
+	-fno-omit-frame-pointer $(WARN) -I. -Ikernel -Itests/host -MMD -MP
 
 include kernel/build.mk
 include rm/build.mk

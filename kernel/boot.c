@@ -99,7 +99,9 @@ map_window(struct comp *c, struct hr_bootinfo *bi)
 
 	bi->mem_base = HR_VA_MEM;
 	while ((pa = frame_next_user())) {
-		map(c, HR_VA_MEM + n * HR_PAGE_SIZE, pa, HR_MEM_READ | HR_MEM_WRITE);
+		/* the rights a holder can pass on are its mapping's: a window that could not be
+		 * executed could never become a child's code */
+		map(c, HR_VA_MEM + n * HR_PAGE_SIZE, pa, HR_MEM_ALL);
 		n++;
 	}
 	bi->mem_pages = n;

@@ -177,6 +177,7 @@ sched_activate(struct comp *s)
 	if (!cur || preempts(e, cur)) {
 		e->preempted = cur;
 		e->preempted_gen = cur ? cur->gen : 0;
+		s->region->preempted = cur ? cur->id : 0;
 		thd_dispatch(e, 0);
 	}
 }

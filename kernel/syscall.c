@@ -14,13 +14,13 @@
 typedef long (*handler_fn)(struct thd *);
 
 static const handler_fn handlers[] = {
-#define HR_SYS_HANDLER(num, name, nargs) [(num)-HR_SYS_BASE] = sys_##name,
+#define HR_SYS_HANDLER(num, name, nargs, stub) [(num)-HR_SYS_BASE] = sys_##name,
 	HR_SYSCALLS(HR_SYS_HANDLER)
 #undef HR_SYS_HANDLER
 };
 
 const char *const syscall_names[] = {
-#define HR_SYS_NAME(num, name, nargs) [(num)-HR_SYS_BASE] = #name,
+#define HR_SYS_NAME(num, name, nargs, stub) [(num)-HR_SYS_BASE] = #name,
 	HR_SYSCALLS(HR_SYS_NAME)
 #undef HR_SYS_NAME
 };

@@ -14,6 +14,7 @@
 
 struct thd thds[HR_THD_MAX];
 struct thd *cur;
+static struct thd *fpu_owner; /* whose x87/SSE state the registers hold */
 static struct thd *free_head, *free_tail; /* FIFO: ids are reused as late as possible */
 
 void
@@ -45,6 +46,7 @@ thd_alloc(void)
 		free_tail = 0;
 	t->free_next = 0;
 	t->gen++;
+	hw_fpu_clean(&t->fpu);
 	return t;
 }
 
@@ -63,6 +65,8 @@ release_stacks(struct thd *t)
 void
 thd_free(struct thd *t)
 {
+	if (t == fpu_owner)
+		fpu_owner = 0;
 	if (t->state != HR_TS_FREE) {
 		struct comp *owner = t->chain[t->depth];
 		t->state = HR_TS_DEAD;
@@ -96,6 +100,12 @@ thd_dispatch(struct thd *t, int from_level)
 {
 	sched_account(cur, t, from_level);
 	cur = t;
+	if (fpu_owner != t) {
+		if (fpu_owner)
+			hw_fpu_save(&fpu_owner->fpu);
+		hw_fpu_restore(&t->fpu);
+		fpu_owner = t;
+	}
 	hw_set_current(&t->regs);
 	hw_set_pgtbl(t->comp->pgtbl);
 	hw_set_fs(t->fs);
@@ -255,8 +265,6 @@ switch_decode(struct thd *t, struct comp *s, struct thd *x, uint64_t flags)
 		return refuse(HR_ENOENT, "no such thread");
 	if (!sched_sees(s, x) || !sched_sees(s, t))
 		return refuse(HR_EPERM, "thread %u not granted to scheduler %u", x->id, s->id);
-	if (x->state == HR_TS_EVWAIT)
-		return refuse(HR_ESTATE, "thread %u waits for events", x->id);
 	if (x->state == HR_TS_BLOCKED && x->blocker < s->depth)
 		return refuse(HR_EPERM, "thread %u blocked by an ancestor", x->id);
 	if ((flags & HR_SW_PEVT) &&
@@ -298,7 +306,7 @@ sys_thd_switch(struct thd *t)
 		t->state = HR_TS_EVWAIT;
 		sched_publish(t);
 	}
-	if (x->state == HR_TS_BLOCKED) {
+	if (x->state == HR_TS_BLOCKED || x->state == HR_TS_EVWAIT) {
 		x->state = HR_TS_READY;
 		sched_publish(x);
 	}

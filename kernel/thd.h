@@ -28,6 +28,7 @@ struct inv_frame {
  */
 struct __attribute__((aligned(16))) thd {
 	struct regs regs;   /* must stay the first member: entry.S saves into it */
+	struct hw_fpu fpu;  /* valid while another thread owns the FPU registers */
 	uint64_t fs;
 	uint16_t id;
 	uint32_t gen;       /* bumped on every reuse of this id */

@@ -69,7 +69,9 @@ struct hr_sched_region {
 	uint32_t evt_thd;   /* kernel: our event thread (0 if none) */
 	uint64_t tsc_hz;    /* kernel: TSC ticks per second (estimated at boot) */
 	uint64_t tick_tsc;  /* kernel: TSC ticks per timer tick */
-	uint64_t resv[2];
+	uint32_t preempted; /* kernel: thread our event thread's last activation preempted */
+	uint32_t resv0;
+	uint64_t resv1;
 	struct hr_kevent ev[HR_KEV_RING];
 	struct hr_slot slot[HR_THD_MAX];
 };

@@ -3,7 +3,7 @@
  * kind of malformed one a hostile or broken module could be.
  */
 #include "check.h"
-#include "elf.h"
+#include "rm/elf.h"
 #include "kernel/abi/hr_errno.h"
 #include "kernel/abi/hr_syscall.h"
 

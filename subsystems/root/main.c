@@ -1,2 +1,12 @@
-#include <stdio.h>
-int main(void) { printf("hello from the root\n"); return 0; }
+/*
+ * root - the root subsystem: the first module the kernel loads.  It holds every resource
+ * and runs the generic subsystem: it builds the tree the boot descriptor describes.
+ */
+#include "rm/subsys.h"
+#include "rm/runtime.h"
+
+int
+hr_main(void)
+{
+	subsys_main();
+}

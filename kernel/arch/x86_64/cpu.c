@@ -78,9 +78,45 @@ load_idt(void)
 	__asm__ volatile("lidt %0" : : "m"(ptr));
 }
 
+static struct hw_fpu clean_fpu;
+
+static void
+fpu_init(void)
+{
+	uint64_t cr0, cr4;
+
+	__asm__ volatile("mov %%cr0, %0" : "=r"(cr0));
+	cr0 = (cr0 & ~(1ull << 2)) | (1ull << 1); /* no x87 emulation, monitor coprocessor */
+	__asm__ volatile("mov %0, %%cr0" : : "r"(cr0));
+	__asm__ volatile("mov %%cr4, %0" : "=r"(cr4));
+	cr4 |= (1ull << 9) | (1ull << 10); /* OSFXSR, OSXMMEXCPT: SSE for user mode */
+	__asm__ volatile("mov %0, %%cr4" : : "r"(cr4));
+	__asm__ volatile("fninit");
+	hw_fpu_save(&clean_fpu);
+}
+
+void
+hw_fpu_save(struct hw_fpu *f)
+{
+	__asm__ volatile("fxsave64 %0" : "=m"(*f));
+}
+
+void
+hw_fpu_restore(const struct hw_fpu *f)
+{
+	__asm__ volatile("fxrstor64 %0" : : "m"(*f));
+}
+
+void
+hw_fpu_clean(struct hw_fpu *f)
+{
+	*f = clean_fpu;
+}
+
 void
 hw_cpu_init(void)
 {
+	fpu_init();
 	load_gdt();
 	load_idt();
 	wrmsr(MSR_STAR, ((uint64_t)KDATA_SEL << 48) | ((uint64_t)KCODE_SEL << 32));

@@ -40,6 +40,14 @@ void hw_set_fs(uint64_t base);
 void hw_set_pgtbl(uint64_t pml4_phys);
 void hw_irq_ack(unsigned vec);
 
+/* x87/SSE state of a thread (fxsave format). */
+struct hw_fpu {
+	uint8_t area[512];
+} __attribute__((aligned(16)));
+void hw_fpu_save(struct hw_fpu *f);
+void hw_fpu_restore(const struct hw_fpu *f);
+void hw_fpu_clean(struct hw_fpu *f); /* the state of a fresh thread */
+
 static inline uint64_t
 hw_tsc(void)
 {

@@ -1,0 +1,334 @@
+/*
+ * ctor.c - the generic constructor (ctor.h).
+ *
+ * All the pages a child gets from us come from one run of our own pages, laid out as
+ * [program image][stack][boot info][pcb][descriptor][memory window]; the modules it needs
+ * are read-only aliases of our own module mappings.  Every page counts against the bound
+ * we set for it, so the memory rule of docs/MANIFEST.md is exactly what is checked here.
+ */
+#include "ctor.h"
+#include "caps.h"
+#include "desc.h"
+#include "elf.h"
+#include "pages.h"
+#include "parent.h"
+#include "runtime.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define HEAP_MIN 16 /* pages a child needs at the very least to start */
+
+struct plan {
+	struct elf_image img;
+	const struct hr_module *prog;
+	uint64_t image, info, pcb, desc, window, run; /* pages */
+	uint64_t desc_bytes;
+	void *desc_blob;
+};
+
+static const struct hr_module *
+find_module(const char *name)
+{
+	const struct hr_bootinfo *bi = hr_bootinfo();
+
+	for (uint32_t i = 0; i < bi->nmodules && i < HR_MODULES_MAX; i++)
+		if (!strncmp(bi->modules[i].name, name, HR_NAME_MAX))
+			return &bi->modules[i];
+	return 0;
+}
+
+static uint64_t
+span(uint64_t base, uint64_t size)
+{
+	uint64_t lo = base & ~(HR_PAGE_SIZE - 1);
+	return (base + size - lo + HR_PAGE_SIZE - 1) / HR_PAGE_SIZE;
+}
+
+/* Modules named by the child's descriptor node; calls fn for each, stops on error. */
+static long
+each_module(const struct ctor_spec *s, long (*fn)(const struct hr_module *, void *), void *ctx,
+	    char *why, size_t len)
+{
+	struct desc_node d;
+	const char *err;
+
+	if (!s->subsystem || !s->desc || desc_read(s->desc, s->node, &d, &err))
+		return 0;
+	for (int off = 0; off < d.modules_len; off += (int)strlen(d.modules + off) + 1) {
+		const struct hr_module *m = find_module(d.modules + off);
+		long r;
+		if (!d.modules[off])
+			continue;
+		if (!m) {
+			snprintf(why, len, "module '%s' needed below '%s' is not ours to give",
+				 d.modules + off, s->name);
+			return HR_ENOENT;
+		}
+		if ((r = fn(m, ctx)))
+			return r;
+	}
+	return 0;
+}
+
+static long
+count_module(const struct hr_module *m, void *ctx)
+{
+	*(uint64_t *)ctx += span(m->base, m->size);
+	return 0;
+}
+
+static long
+make_plan(const struct ctor_spec *s, struct plan *p, char *why, size_t len)
+{
+	const char *err;
+	uint64_t modules = 0, fixed;
+	long r;
+
+	memset(p, 0, sizeof(*p));
+	if (!(p->prog = find_module(s->program))) {
+		snprintf(why, len, "program '%s' is not among our modules", s->program);
+		return HR_ENOENT;
+	}
+	if (elf_parse((const void *)p->prog->base, p->prog->size, &p->img, &err)) {
+		snprintf(why, len, "program '%s': %s", s->program, err);
+		return HR_EINVAL;
+	}
+	for (unsigned i = 0; i < p->img.nseg; i++)
+		p->image += span(p->img.seg[i].vaddr, p->img.seg[i].memsz);
+	if (s->subsystem && s->desc) {
+		uint64_t cap = desc_size(s->desc);
+		if (!(p->desc_blob = malloc(cap)) ||
+		    (long)(p->desc_bytes = (uint64_t)desc_extract(s->desc, s->node, p->desc_blob, cap)) < 0) {
+			snprintf(why, len, "no memory to cut the descriptor of '%s'", s->name);
+			return HR_ENOMEM;
+		}
+		p->desc = (p->desc_bytes + HR_PAGE_SIZE - 1) / HR_PAGE_SIZE;
+	}
+	if ((r = each_module(s, count_module, &modules, why, len)))
+		return r;
+	p->info = 1;
+	p->pcb = s->subsystem ? 1 : 0;
+	fixed = p->image + HR_STACK_PAGES + p->info + p->pcb + p->desc + modules;
+	if (s->mem_pages < fixed + HEAP_MIN) {
+		snprintf(why, len, "'%s' needs at least %lu pages but its reservation is %u",
+			 s->name, (unsigned long)(fixed + HEAP_MIN), s->mem_pages);
+		return HR_ENOMEM;
+	}
+	p->window = s->mem_pages - fixed;
+	p->run = p->image + HR_STACK_PAGES + p->info + p->pcb + p->desc + p->window;
+	return 0;
+}
+
+static long
+alias_pages(long slot, uint64_t src, uint64_t dst, uint64_t n, unsigned perms)
+{
+	for (uint64_t i = 0; i < n; i++) {
+		long r = hr_mem_alias((long)(src + i * HR_PAGE_SIZE), slot,
+				      (long)(dst + i * HR_PAGE_SIZE), perms);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+/* Copy each segment into our pages at *at and alias them at the segment's address. */
+static long
+load_image(const struct plan *p, long slot, uint64_t *at)
+{
+	const uint8_t *file = (const uint8_t *)p->prog->base;
+
+	for (unsigned i = 0; i < p->img.nseg; i++) {
+		const struct elf_seg *g = &p->img.seg[i];
+		uint64_t lo = g->vaddr & ~(HR_PAGE_SIZE - 1), n = span(g->vaddr, g->memsz);
+		uint8_t *mem = (uint8_t *)*at;
+		long r;
+		memset(mem, 0, n * HR_PAGE_SIZE);
+		memcpy(mem + (g->vaddr - lo), file + g->offset, g->filesz);
+		if ((r = alias_pages(slot, *at, lo, n, g->perms)))
+			return r;
+		*at += n * HR_PAGE_SIZE;
+	}
+	return 0;
+}
+
+struct module_ctx {
+	long slot;
+	struct hr_bootinfo *bi;
+	uint64_t va;
+};
+
+static long
+give_module(const struct hr_module *m, void *ctx)
+{
+	struct module_ctx *c = ctx;
+	uint64_t lo = m->base & ~(HR_PAGE_SIZE - 1), n = span(m->base, m->size);
+	struct hr_module *out;
+	long r;
+
+	if (c->bi->nmodules >= HR_MODULES_MAX)
+		return HR_ENOMEM;
+	if ((r = alias_pages(c->slot, lo, c->va, n, HR_MEM_READ)))
+		return r;
+	out = &c->bi->modules[c->bi->nmodules++];
+	*out = *m;
+	out->base = c->va + (m->base - lo);
+	c->va += n * HR_PAGE_SIZE;
+	return 0;
+}
+
+static void
+fill_info(struct hr_bootinfo *bi, const struct ctor_spec *s, const struct plan *p, long id)
+{
+	const struct hr_bootinfo *me = hr_bootinfo();
+
+	memset(bi, 0, HR_PAGE_SIZE);
+	bi->magic = HR_BOOTINFO_MAGIC;
+	bi->comp_id = (uint32_t)id;
+	bi->parent_id = me->comp_id;
+	bi->depth = me->depth + (s->subsystem ? 1 : 0);
+	bi->cap_parent = HR_CAP_PARENT;
+	snprintf(bi->name, sizeof(bi->name), "%s", s->name);
+	bi->mem_base = HR_VA_MEM;
+	bi->mem_pages = p->window;
+	bi->desc_base = p->desc ? HR_VA_DESC : 0;
+	bi->desc_size = p->desc_bytes;
+	bi->tsc_hz = me->tsc_hz;
+	bi->timer_hz = me->timer_hz;
+	bi->arg = s->arg;
+}
+
+/* Everything but the program image, once the component exists. */
+static long
+give_rest(const struct ctor_spec *s, const struct plan *p, struct ctor_child *c, uint64_t at,
+	  char *why, size_t len)
+{
+	uint64_t stack = at, info = stack + HR_STACK_PAGES * HR_PAGE_SIZE;
+	uint64_t pcb = info + HR_PAGE_SIZE, desc = pcb + p->pcb * HR_PAGE_SIZE;
+	uint64_t window = desc + p->desc * HR_PAGE_SIZE;
+	struct hr_bootinfo *bi = (struct hr_bootinfo *)info;
+	struct module_ctx mc = { c->slot, bi, HR_VA_MODULES };
+	uint64_t sp;
+	long r;
+
+	fill_info(bi, s, p, (long)c->comp);
+	memset((void *)stack, 0, HR_STACK_PAGES * HR_PAGE_SIZE);
+	sp = elf_stack((void *)(info - HR_PAGE_SIZE), HR_PAGE_SIZE, HR_VA_STACK_TOP, s->name, &p->img);
+	if (p->desc)
+		memcpy((void *)desc, p->desc_blob, p->desc_bytes);
+	if (p->pcb) {
+		memset((void *)pcb, 0, HR_PAGE_SIZE);
+		c->pcb = (struct hr_pcb *)pcb;
+	}
+	if ((r = alias_pages(c->slot, stack, HR_VA_STACK_TOP - HR_STACK_PAGES * HR_PAGE_SIZE,
+			     HR_STACK_PAGES, HR_MEM_READ | HR_MEM_WRITE)) ||
+	    (r = alias_pages(c->slot, pcb, HR_VA_PCB, p->pcb, HR_MEM_READ | HR_MEM_WRITE)) ||
+	    (r = alias_pages(c->slot, desc, HR_VA_DESC, p->desc, HR_MEM_READ)) ||
+	    (r = each_module(s, give_module, &mc, why, len)) ||
+	    (r = alias_pages(c->slot, window, HR_VA_MEM, p->window, HR_MEM_ALL))) {
+		if (!why[0])
+			snprintf(why, len, "giving memory to '%s' failed: %s", s->name, hr_strerror(r));
+		return r;
+	}
+	if ((r = hr_cap_invoke(c->slot, HR_CAP_PARENT, HR_CAP_SELF, 0))) {
+		snprintf(why, len, "no capability to us for '%s': %s", s->name, hr_strerror(r));
+		return r;
+	}
+	if ((c->tid = hr_thd_create(c->slot, (long)p->img.entry, (long)sp, 0, 0)) < 0) {
+		snprintf(why, len, "no thread for '%s': %s", s->name, hr_strerror(c->tid));
+		return c->tid;
+	}
+	bi->self_tid = (uint32_t)c->tid;
+	if (alias_pages(c->slot, info, HR_VA_BOOTINFO, 1, HR_MEM_READ))
+		return HR_ENOMEM;
+	return 0;
+}
+
+static long
+create(const struct ctor_spec *s, struct ctor_child *c, const struct plan *p, char *why,
+       size_t len)
+{
+	uint32_t threads = 4, comps = 0;
+	long id;
+
+	if (s->subsystem && s->desc)
+		ctor_quota(s->desc, s->node, &threads, &comps);
+	if ((c->slot = caps_alloc()) < 0 || !(c->run = pages_alloc(p->run))) {
+		snprintf(why, len, "no capability slot or %lu free pages for '%s'",
+			 (unsigned long)p->run, s->name);
+		return HR_ENOMEM;
+	}
+	c->run_pages = p->run;
+	if ((id = hr_comp_create(c->slot, threads, comps)) < 0) {
+		snprintf(why, len, "component for '%s': %s", s->name, hr_strerror(id));
+		return id;
+	}
+	c->comp = (uint32_t)id;
+	if ((id = hr_mem_bound(c->slot, s->mem_pages))) {
+		snprintf(why, len, "memory bound of %u pages for '%s': %s", s->mem_pages, s->name,
+			 hr_strerror(id));
+		return id;
+	}
+	return 0;
+}
+
+long
+ctor_build(const struct ctor_spec *s, struct ctor_child *c, char *why, size_t len)
+{
+	struct plan p;
+	uint64_t at;
+	long r;
+
+	memset(c, 0, sizeof(*c));
+	c->slot = -1;
+	why[0] = 0;
+	if (!(r = make_plan(s, &p, why, len)) && !(r = create(s, c, &p, why, len))) {
+		at = c->run;
+		if ((r = load_image(&p, c->slot, &at)))
+			snprintf(why, len, "loading '%s': %s", s->program, hr_strerror(r));
+		else if (!(r = give_rest(s, &p, c, at, why, len)) && s->subsystem &&
+			 (r = hr_sched_promote(c->slot, c->tid)))
+			snprintf(why, len, "promoting '%s': %s", s->name, hr_strerror(r));
+	}
+	free(p.desc_blob);
+	if (r)
+		ctor_destroy(c);
+	return r;
+}
+
+void
+ctor_destroy(struct ctor_child *c)
+{
+	if (c->comp)
+		hr_comp_kill(c->slot);
+	if (c->slot >= 0)
+		caps_free(c->slot);
+	if (c->run)
+		pages_free(c->run, c->run_pages);
+	memset(c, 0, sizeof(*c));
+	c->slot = -1;
+}
+
+void
+ctor_quota(const void *desc, int node, uint32_t *threads, uint32_t *comps)
+{
+	struct desc_node d;
+	const char *why;
+
+	*threads = 4;
+	*comps = 0;
+	for (int n = desc_child(desc, node); n >= 0; n = desc_sibling(desc, n)) {
+		if (desc_read(desc, n, &d, &why))
+			continue;
+		*threads += 1;
+		if (d.type == DESC_SUBSYSTEM) {
+			uint32_t t, k;
+			ctor_quota(desc, n, &t, &k);
+			*threads += t;
+			*comps += 1 + k;
+		} else if (d.type == DESC_COMPONENT) {
+			*comps += 1;
+		}
+	}
+}

@@ -1,0 +1,42 @@
+/*
+ * ctor.h - the generic constructor: how every parent builds a child.
+ *
+ * From a program module and the child's part of the descriptor it creates the component,
+ * bounds its memory, loads the program into pages of our own, gives it a stack, boot
+ * information, its descriptor, the modules it needs for its own children and the rest of
+ * its reservation as its memory window, a capability to our services, and its first
+ * thread.  A subsystem is then promoted to a scheduler with that thread as its c^s.  The
+ * parent never reaches further down: each child builds its own children the same way.
+ */
+#ifndef RM_CTOR_H
+#define RM_CTOR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct ctor_spec {
+	const char *name;
+	const char *program;
+	uint32_t mem_pages;   /* the child's memory reservation (its bound) */
+	const void *desc;     /* our descriptor and the child's node in it */
+	int node;
+	int subsystem;        /* promote: a child subsystem rather than a component of ours */
+	uint64_t arg;
+};
+
+struct ctor_child {
+	long slot;            /* our COMP capability */
+	uint32_t comp;        /* its component id */
+	long tid;             /* its first thread (the c^s of a subsystem) */
+	uint64_t run, run_pages; /* our pages it holds */
+	struct hr_pcb *pcb;   /* page shared with a subsystem (our mapping) */
+};
+
+/* 0, or an HR_E* code with a sentence in why.  On failure nothing is left behind. */
+long ctor_build(const struct ctor_spec *s, struct ctor_child *c, char *why, size_t len);
+/* Destroy the child and its whole subtree and take our pages back. */
+void ctor_destroy(struct ctor_child *c);
+/* Threads and components the subtree at node needs from us (the kernel quotas). */
+void ctor_quota(const void *desc, int node, uint32_t *threads, uint32_t *comps);
+
+#endif

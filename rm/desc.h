@@ -1,0 +1,45 @@
+/*
+ * desc.h - the boot descriptor: the devicetree blob (built from MANIFEST by images/) that
+ * describes this subsystem and everything below it.  The root finds it among its modules;
+ * every other subsystem at HR_VA_DESC, copied there by its parent with desc_extract().
+ * A blob from a parent is checked whole (fdt_check_full) before anything reads it.
+ */
+#ifndef RM_DESC_H
+#define RM_DESC_H
+
+#include <stdint.h>
+
+enum desc_type { DESC_SUBSYSTEM = 1, DESC_TASK = 2, DESC_COMPONENT = 3 };
+
+struct desc_node {
+	int offset;           /* node offset in the blob */
+	const char *name;
+	enum desc_type type;
+	const char *program;  /* subsystem, component */
+	const char *policy;   /* subsystem */
+	const char *entry;    /* task */
+	const char *args;     /* "" if none */
+	uint32_t cpu_kind, budget, period; /* enum res_kind; ticks */
+	uint32_t priority;
+	uint32_t memory_pages; /* subsystem, component */
+	uint32_t memory_kind;
+	uint32_t arg;         /* task */
+	const char *modules;  /* subsystem: NUL-separated program names needed below it */
+	int modules_len;
+};
+
+/* Our own descriptor, checked; NULL with *why set if missing or corrupt. */
+const void *desc_self(const char **why);
+/* Check a blob of size bytes. 0 or HR_EINVAL with *why. */
+int desc_check(const void *fdt, uint64_t size, const char **why);
+/* Total size of a checked blob. */
+uint64_t desc_size(const void *fdt);
+/* Decode the node at offset; 0 or HR_EINVAL with *why naming the bad property. */
+int desc_read(const void *fdt, int offset, struct desc_node *out, const char **why);
+/* Offsets of a node's children: first, then next; negative when there are no more. */
+int desc_child(const void *fdt, int parent);
+int desc_sibling(const void *fdt, int node);
+/* Copy the subtree at node into buf as a blob of its own; its size, or HR_ENOMEM. */
+long desc_extract(const void *fdt, int node, void *buf, uint64_t len);
+
+#endif

@@ -1,0 +1,46 @@
+/*
+ * entry.S - the two assembly stubs of thread-migration invocation.
+ *
+ * hr_invoke is the caller side: it keeps the caller's callee-saved registers on the
+ * caller's own stack, so a callee that clobbers them cannot corrupt the caller.
+ * hr_entry_stub is where the kernel starts a migrated thread in the callee (comp_entry):
+ * it calls hr_dispatch (export.c) and returns the result through the ret system call.
+ */
+#include "../kernel/abi/hr_syscall.h"
+
+	.text
+	.globl hr_invoke
+	.type hr_invoke, @function
+hr_invoke:				/* cap=rdi a0=rsi a1=rdx a2=rcx a3=r8 */
+	push	%rbx
+	push	%rbp
+	push	%r12
+	push	%r13
+	push	%r14
+	push	%r15
+	mov	%rcx, %r10
+	mov	$HR_SYSNO_INVOKE, %eax
+	syscall
+	pop	%r15
+	pop	%r14
+	pop	%r13
+	pop	%r12
+	pop	%rbp
+	pop	%rbx
+	cld
+	ret
+	.size hr_invoke, . - hr_invoke
+
+	.globl hr_entry_stub
+	.type hr_entry_stub, @function
+hr_entry_stub:				/* op=rdi a1=rsi a2=rdx a3=r10 badge=r8 caller=r9 */
+	mov	%r10, %rcx
+	xor	%ebp, %ebp
+	call	hr_dispatch
+	mov	%rax, %rdi
+	mov	$HR_SYSNO_RET, %eax
+	syscall
+	ud2
+	.size hr_entry_stub, . - hr_entry_stub
+
+	.section .note.GNU-stack, "", @progbits

@@ -1,0 +1,62 @@
+/*
+ * export.c - exported operations and the pool of stacks migrating threads run on
+ * (export.h).  Each stack slot is [TLS area][stack]: the kernel starts a migrated thread
+ * with FS at the slot's TCB and its stack pointer at the slot's end.
+ */
+#include "export.h"
+#include "runtime.h"
+#include "pages.h"
+#include "tls.h"
+
+#define STACK_BYTES (16 * 1024)
+#define DEFAULT_STACKS 4
+
+extern char hr_entry_stub[];
+
+_Static_assert(HR_SYSNO_INVOKE == HR_SYS_invoke && HR_SYSNO_RET == HR_SYS_ret,
+	       "entry.S system call numbers");
+
+static hr_export_fn table[HR_EXPORT_MAX];
+static int registered;
+
+long
+hr_export_stacks(unsigned n)
+{
+	uint64_t stride = (tls_area_size() + STACK_BYTES + HR_PAGE_SIZE - 1) & ~(HR_PAGE_SIZE - 1);
+	uint64_t base;
+	long err;
+
+	if (n == 0 || n > 64)
+		return HR_EINVAL;
+	if (!(base = pages_alloc(n * stride / HR_PAGE_SIZE)))
+		return HR_ENOMEM;
+	for (unsigned i = 0; i < n; i++)
+		tls_setup((void *)(base + i * stride), 0);
+	err = hr_comp_entry((long)hr_entry_stub, (long)base, n, (long)stride, (long)tls_tcb_offset());
+	if (err)
+		pages_free(base, n * stride / HR_PAGE_SIZE);
+	else
+		registered = 1;
+	return err;
+}
+
+long
+hr_export(unsigned op, hr_export_fn fn)
+{
+	long err;
+
+	if (op >= HR_EXPORT_MAX || !fn)
+		return HR_EINVAL;
+	if (!registered && (err = hr_export_stacks(DEFAULT_STACKS)))
+		return err;
+	table[op] = fn;
+	return 0;
+}
+
+long
+hr_dispatch(long op, long a1, long a2, long a3, long badge, long caller)
+{
+	if (op < 0 || op >= HR_EXPORT_MAX || !table[op])
+		return HR_ENOSYS;
+	return table[op](a1, a2, a3, (uint64_t)badge, (uint32_t)caller);
+}

@@ -1,0 +1,279 @@
+/*
+ * sched.c - the scheduler framework (sched.h).
+ *
+ * One loop, on the event thread: charge what ran, hear kernel events, wake what is due,
+ * ask the policy, dispatch.  The kernel wakes the event thread on every timer tick (root)
+ * or when a parent dispatches our c^s (children), and on kernel events for us.
+ *
+ * Resuming a child: if the child was running when our event thread preempted it and it
+ * has nothing due, we switch straight back to the thread that was running in it (the
+ * kernel tells us which); otherwise to its c^s, so that its own scheduler decides.  Either
+ * way its time is charged to its c^s slot, as the kernel accounts a whole child there.
+ */
+#include "sched.h"
+#include "caps.h"
+#include "parent.h"
+#include "runtime.h"
+
+#include <string.h>
+
+#define STATE_BYTES 8192
+
+static const struct policy *pol;
+static uint64_t state[STATE_BYTES / 8];
+static struct sched_ent ent[POL_MAX];
+static const struct sched_hooks *hooks;
+static uint64_t tick_tsc;
+static long running = -1;
+static uint32_t evt_tid;
+
+uint64_t
+sched_ticks(uint64_t ticks)
+{
+	return ticks * tick_tsc;
+}
+
+long
+sched_init(const char *policy, uint32_t slice_ticks, const struct sched_hooks *h)
+{
+	if (!(pol = policy_find(policy)) || pol->size > STATE_BYTES)
+		return HR_EINVAL;
+	tick_tsc = hr_region()->tick_tsc ? hr_region()->tick_tsc : 1000000;
+	hooks = h;
+	pol->init(state, hr_tsc(), sched_ticks(slice_ticks));
+	return 0;
+}
+
+long
+sched_add(enum ent_kind kind, uint32_t tid, const struct pol_param *p, void *owner)
+{
+	struct pol_param q = *p;
+	long r;
+
+	q.budget = sched_ticks(p->budget);
+	q.period = sched_ticks(p->period);
+	for (long id = 0; id < POL_MAX; id++) {
+		if (ent[id].used)
+			continue;
+		if ((r = pol->add(state, (uint32_t)id, &q, hr_tsc())))
+			return r;
+		ent[id] = (struct sched_ent){ .used = 1, .kind = (uint8_t)kind, .tid = tid, .owner = owner };
+		ent[id].seen = hr_region()->slot[tid].consumed;
+		hr_region()->slot[tid].prio = pol->prio(state, (uint32_t)id, hr_tsc()) + 1;
+		return id;
+	}
+	return HR_ENOMEM;
+}
+
+void
+sched_remove(long id)
+{
+	if (id < 0 || id >= POL_MAX || !ent[id].used)
+		return;
+	pol->remove(state, (uint32_t)id);
+	memset(&ent[id], 0, sizeof(ent[id]));
+	if (running == id)
+		running = -1;
+}
+
+struct sched_ent *
+sched_ent(long id)
+{
+	return id >= 0 && id < POL_MAX && ent[id].used ? &ent[id] : 0;
+}
+
+long
+sched_find(uint32_t tid)
+{
+	for (long id = 0; id < POL_MAX; id++)
+		if (ent[id].used && ent[id].tid == tid)
+			return id;
+	return -1;
+}
+
+void
+sched_block(long id, uint64_t wake_at)
+{
+	if (!sched_ent(id) || ent[id].blocked)
+		return;
+	ent[id].blocked = 1;
+	ent[id].wake_at = wake_at;
+	pol->block(state, (uint32_t)id, hr_tsc());
+}
+
+void
+sched_wake(long id)
+{
+	if (!sched_ent(id) || !ent[id].blocked)
+		return;
+	ent[id].blocked = 0;
+	ent[id].wake_at = 0;
+	pol->wake(state, (uint32_t)id, hr_tsc());
+}
+
+uint32_t
+sched_misses(long id)
+{
+	return sched_ent(id) ? pol->misses(state, (uint32_t)id) : 0;
+}
+
+void
+sched_request(long id, enum ent_req req, uint64_t arg)
+{
+	struct sched_ent *e = sched_ent(id);
+
+	if (!e)
+		return;
+	e->req_arg = arg;
+	__atomic_store_n(&e->req, req, __ATOMIC_RELEASE);
+	hr_thd_switch(evt_tid, req == REQ_YIELD ? 0 : HR_SW_BLOCK);
+}
+
+/* Apply what our threads asked for since the last turn of the loop. */
+static void
+requests(uint64_t now)
+{
+	for (long id = 0; id < POL_MAX; id++) {
+		struct sched_ent *e = &ent[id];
+		uint32_t req = e->used ? __atomic_exchange_n(&e->req, REQ_NONE, __ATOMIC_ACQUIRE) : 0;
+		if (req == REQ_IDLE || req == REQ_SLEEP)
+			sched_block(id, e->req_arg);
+		else if (req == REQ_YIELD)
+			pol->yield(state, (uint32_t)id, now);
+	}
+}
+
+/* Feed the policy the time the kernel charged to each entity since we last looked. */
+static void
+charge(uint64_t now)
+{
+	struct hr_sched_region *r = hr_region();
+
+	for (long id = 0; id < POL_MAX; id++) {
+		uint64_t c;
+		if (!ent[id].used)
+			continue;
+		c = r->slot[ent[id].tid].consumed;
+		if (c != ent[id].seen) {
+			pol->charge(state, (uint32_t)id, c - ent[id].seen, now);
+			ent[id].seen = c;
+		}
+	}
+}
+
+static void
+kernel_events(void)
+{
+	struct hr_sched_region *r = hr_region();
+
+	while (r->ev_tail != r->ev_head) {
+		struct hr_kevent ev = r->ev[r->ev_tail % HR_KEV_RING];
+		r->ev_tail++;
+		hooks->kevent(&ev);
+	}
+}
+
+/* Wake what is due: sleepers, and children whose published wake-up has come. */
+static void
+timers(uint64_t now)
+{
+	for (long id = 0; id < POL_MAX; id++) {
+		struct sched_ent *e = &ent[id];
+		if (!e->used || !e->blocked)
+			continue;
+		if ((e->wake_at && e->wake_at <= now) ||
+		    (e->pcb && e->pcb->next_wakeup && e->pcb->next_wakeup <= now))
+			sched_wake(id);
+	}
+}
+
+static int
+idle_forever(void)
+{
+	for (long id = 0; id < POL_MAX; id++)
+		if (ent[id].used && (!ent[id].blocked || ent[id].wake_at || ent[id].pcb))
+			return 0;
+	return 1;
+}
+
+/* Earliest time something blocked wants to run again (0: none). */
+static uint64_t
+next_wakeup(void)
+{
+	uint64_t t = UINT64_MAX;
+
+	for (long id = 0; id < POL_MAX; id++) {
+		struct sched_ent *e = &ent[id];
+		if (!e->used || !e->blocked)
+			continue;
+		if (e->wake_at)
+			t = pol_time_min(t, e->wake_at);
+		if (e->pcb && e->pcb->next_wakeup)
+			t = pol_time_min(t, e->pcb->next_wakeup);
+	}
+	return t == UINT64_MAX ? 0 : t;
+}
+
+/* Thread to switch to for entity id. */
+static uint32_t
+target(long id, uint64_t now)
+{
+	struct sched_ent *e = &ent[id];
+	uint32_t p = hr_region()->preempted;
+
+	if (e->kind != ENT_CHILD || id != running || !p || p == e->tid)
+		return e->tid;
+	if (e->pcb && e->pcb->next_wakeup && e->pcb->next_wakeup <= now)
+		return e->tid;
+	return p;
+}
+
+/* Nothing to run: wait for the next tick or event (root), or tell our parent (child). */
+static void
+idle(void)
+{
+	running = -1;
+	hr_region()->preempted = 0;
+	if (hr_bootinfo()->depth == 0)
+		hr_event_wait();
+	else
+		hr_invoke(HR_CAP_PARENT, PI_IDLE, (long)next_wakeup(), 0, 0);
+}
+
+_Noreturn void
+sched_run(void)
+{
+	long self = hr_thd_self(), r;
+
+	evt_tid = (uint32_t)self;
+	hr_region()->slot[self].prio = 0;
+	if ((r = hr_sched_event(self)))
+		hr_die("cannot become the event thread: %s", hr_strerror(r));
+	for (;;) {
+		uint64_t now = hr_tsc();
+		charge(now);
+		kernel_events();
+		requests(now);
+		timers(now);
+		if (idle_forever()) {
+			hooks->finished();
+			idle();
+			continue;
+		}
+		int32_t id = pol->pick(state, now);
+		if (id == POL_IDLE) {
+			idle();
+			continue;
+		}
+		uint32_t tid = target(id, now);
+		running = id;
+		r = hr_thd_switch(tid, HR_SW_EVWAIT);
+		if (r == HR_EAGAIN || r == 0)
+			continue;
+		if (r == HR_EPEVT) /* TODO(#5): fetch the parent's events (PI_EVENTS) */
+			continue;
+		/* the thread is gone (its component died): the kernel event says why */
+		if (tid == ent[id].tid)
+			sched_block(id, 0);
+	}
+}

@@ -1,0 +1,69 @@
+/*
+ * sched.h - the scheduler framework every subsystem runs (its event thread loops in
+ * sched_run).  It turns a policy's decisions (policies/) into switch_thread calls, feeds
+ * the policy the execution time the kernel accounts, hears kernel events (exits, faults)
+ * and activates child subsystems through their scheduler threads (c^s).
+ *
+ * Entities are what the policy chooses among: threads of this subsystem (its tasks, the
+ * first threads of its components) and child subsystems, each represented by its c^s.
+ */
+#ifndef RM_SCHED_H
+#define RM_SCHED_H
+
+#include <stdint.h>
+#include "policies/policy.h"
+#include "sys.h"
+
+struct hr_pcb;
+
+enum ent_kind { ENT_THREAD = 1, ENT_CHILD = 2 };
+
+/* What a thread of ours asks the event thread to do with its entity (sched_request). */
+enum ent_req { REQ_NONE = 0, REQ_IDLE, REQ_SLEEP, REQ_YIELD };
+
+struct sched_ent {
+	uint8_t used;
+	uint8_t kind;        /* enum ent_kind */
+	uint8_t blocked;     /* blocked in the policy (sleeping, idle child) */
+	uint32_t tid;        /* thread to dispatch; a child's c^s */
+	uint64_t seen;       /* kernel-accounted time already charged to the policy */
+	uint64_t wake_at;    /* TSC to wake at when blocked (0: only an event wakes it) */
+	volatile uint32_t req; /* enum ent_req, set by the entity's thread, taken by the loop */
+	volatile uint64_t req_arg;
+	struct hr_pcb *pcb;  /* children: the page we share with it */
+	void *owner;         /* the subsystem layer's record */
+};
+
+/* Scheduling hooks the subsystem layer (subsys.c) provides. */
+struct sched_hooks {
+	/* a kernel event about something of ours (exit, fault) */
+	void (*kevent)(const struct hr_kevent *ev);
+	/* nothing left to schedule and nothing will come: the subsystem is finished */
+	void (*finished)(void);
+};
+
+/* 0, or HR_EINVAL for an unknown policy.  slice: round-robin quantum in timer ticks. */
+long sched_init(const char *policy, uint32_t slice_ticks, const struct sched_hooks *hooks);
+/* Add an entity; budget and period in timer ticks.  Its id, or an HR_E* code. */
+long sched_add(enum ent_kind kind, uint32_t tid, const struct pol_param *p, void *owner);
+void sched_remove(long id);
+struct sched_ent *sched_ent(long id);
+/* The entity dispatching tid, or -1. */
+long sched_find(uint32_t tid);
+/* Block / wake an entity (wake_at: TSC deadline or 0). */
+void sched_block(long id, uint64_t wake_at);
+void sched_wake(long id);
+/*
+ * Called by a thread of entity id executing in this component (a service handler): ask
+ * the event thread to block, sleep or rotate the entity, and let it decide now.  Only the
+ * event thread touches the policy, so services need no lock around scheduler state.
+ */
+void sched_request(long id, enum ent_req req, uint64_t arg);
+/* Timer ticks -> TSC. */
+uint64_t sched_ticks(uint64_t ticks);
+/* Become the event thread and schedule forever. */
+_Noreturn void sched_run(void);
+/* Deadline misses the policy counted for an entity. */
+uint32_t sched_misses(long id);
+
+#endif

@@ -1,0 +1,29 @@
+/*
+ * subsys.h - a subsystem as the manifest describes it.  subsys_main() reads this
+ * subsystem's descriptor, reports where it stands, builds every child (subsystems,
+ * components) with the generic constructor and every task, then runs the scheduler.
+ * Programs name the functions their tasks run with HR_TASK.
+ */
+#ifndef RM_SUBSYS_H
+#define RM_SUBSYS_H
+
+#include <stdint.h>
+
+struct hr_task {
+	const char *name;
+	void (*fn)(void *arg);
+};
+
+/* Offer fn as the task entry called "fn" in the manifest. */
+#define HR_TASK(fn)                                                                        \
+	static const struct hr_task hr_task_##fn                                           \
+		__attribute__((section("hr_tasks"), used, aligned(8))) = { #fn, fn }
+
+_Noreturn void subsys_main(void);
+
+/* Services for parent.c: the entity of child component comp (-1 if none), and a
+ * capability in caller's table to its sibling called name (slot, or HR_E*). */
+long subsys_entity_of(uint32_t comp);
+long subsys_connect(uint32_t caller, const char *name);
+
+#endif
