@@ -88,6 +88,9 @@ admit_cpu(const char *policy, const struct admit_res *set, unsigned n, struct ad
 	if (len)
 		why[0] = 0;
 	for (unsigned i = 0; i < n; i++) {
+		/* best effort carries no budget or period */
+		if (set[i].kind == RES_NONE)
+			continue;
 		if (!set[i].period || set[i].budget > set[i].period) {
 			snprintf(why, len, "budget %u does not fit period %u", set[i].budget, set[i].period);
 			return HR_EINVAL;

@@ -1,0 +1,53 @@
+/*
+ * base.h - the state and operations every policy shares (base.c).
+ *
+ * A policy's state is one struct base: the entity table and round-robin order (runq.h)
+ * plus a deferrable server (server.h) for each entity whose kind the policy serves.  The
+ * operations here have the exact signatures of struct policy, so fprr.c, ds.c and edf.c
+ * put them straight into their tables and write only init, pick, next_event and prio.
+ */
+#ifndef POLICIES_BASE_H
+#define POLICIES_BASE_H
+
+#include "policy.h"
+#include "runq.h"
+#include "server.h"
+
+struct base {
+	struct runq q;
+	struct server srv[POL_MAX]; /* valid for the ids in `served` */
+	uint64_t served;            /* ids that have a server */
+	uint32_t server_kinds;      /* BASE_KIND(k) for each enum res_kind given a server */
+	uint32_t pad;
+};
+
+_Static_assert(sizeof(struct base) % 8 == 0, "policy state size is a multiple of 8");
+
+#define BASE_KIND(k) (1u << (k))
+
+void base_init(struct base *b, uint64_t now, uint64_t slice, uint32_t server_kinds);
+/* Perform id's due replenishments (a no-op for an entity without a server). */
+void base_advance(struct base *b, uint32_t id, uint64_t now);
+/* Perform due replenishments; return the ids that may run now: runnable, and budget left
+ * if they have a server. */
+uint64_t base_eligible(struct base *b, uint64_t now);
+/* Ids of runnable servers with no budget left (after base_eligible at the same time). */
+uint64_t base_exhausted(const struct base *b);
+
+/* The struct policy fields every policy takes from here; each table adds its name, init,
+ * pick, next_event and prio. */
+#define BASE_POLICY_OPS                                                                    \
+	.size = sizeof(struct base), .add = base_add, .remove = base_remove,               \
+	.block = base_block, .wake = base_wake, .charge = base_charge, .yield = base_yield, \
+	.misses = base_misses
+
+/* struct policy operations (see policy.h for their contracts). */
+int base_add(void *st, uint32_t id, const struct pol_param *p, uint64_t now);
+int base_remove(void *st, uint32_t id);
+int base_block(void *st, uint32_t id, uint64_t now);
+int base_wake(void *st, uint32_t id, uint64_t now);
+void base_charge(void *st, uint32_t id, uint64_t used, uint64_t now);
+void base_yield(void *st, uint32_t id, uint64_t now);
+uint32_t base_misses(void *st, uint32_t id);
+
+#endif

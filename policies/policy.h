@@ -1,0 +1,79 @@
+/*
+ * policy.h - the interface every scheduling policy implements (fprr.c, ds.c, edf.c).
+ *
+ * A policy is a pure state machine: the caller owns `size` bytes of state, passes the time
+ * into every call and turns the answers into thread switches and timers (rm/).  No
+ * hardware, no system calls, no allocation; every operation is O(POL_MAX).  Ids name the
+ * caller's entities (threads or child schedulers) and are 0 .. POL_MAX-1.
+ *
+ * Call order for one interval of execution: charge() the entity that ran, then block(),
+ * wake() etc. for the events at `now`, then pick() and next_event() to dispatch.
+ */
+#ifndef POLICIES_POLICY_H
+#define POLICIES_POLICY_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include "admit.h" /* enum res_kind: RES_NONE best effort, RES_HARD, RES_SOFT, RES_DEFERRABLE */
+
+#define POL_MAX 64 /* entities per scheduler: ids 0 .. POL_MAX-1 */
+#define POL_IDLE (-1)
+
+struct pol_param {
+	uint32_t prio;   /* fixed-priority policies: lower is more urgent (0 most urgent) */
+	uint32_t kind;   /* enum res_kind */
+	uint64_t budget; /* time units per period; ignored for RES_NONE */
+	uint64_t period; /* time units; ignored for RES_NONE */
+};
+
+struct policy {
+	const char *name; /* "fprr", "ds", "edf" */
+	size_t size;      /* bytes of state the caller must provide (aligned to 8) */
+	/* slice: round-robin quantum in time units (0: no time slicing) */
+	void (*init)(void *st, uint64_t now, uint64_t slice);
+	/* 0, or HR_EINVAL (bad id, kind unknown, or for a reserved kind budget 0, period 0 or
+	 * budget > period), HR_EEXIST (id in use), HR_ENOMEM (full). New entities start
+	 * runnable, at the tail of their round-robin level. */
+	int (*add)(void *st, uint32_t id, const struct pol_param *p, uint64_t now);
+	int (*remove)(void *st, uint32_t id);              /* 0 or HR_ENOENT */
+	/* 0, HR_ENOENT; blocking a blocked entity or waking a runnable one changes nothing
+	 * more; a woken entity goes to the tail of its round-robin level with a fresh slice */
+	int (*block)(void *st, uint32_t id, uint64_t now);
+	int (*wake)(void *st, uint32_t id, uint64_t now);
+	/* id executed for `used` time units ending at `now` (budget accounting, slices) */
+	void (*charge)(void *st, uint32_t id, uint64_t used, uint64_t now);
+	/* the id to run at `now`, or POL_IDLE; also performs due replenishments */
+	int32_t (*pick)(void *st, uint64_t now);
+	/* earliest future time at which pick() could answer differently without any other
+	 * call (a replenishment, a slice expiry, a budget running out assuming the picked
+	 * entity runs from now), UINT64_MAX if none */
+	uint64_t (*next_event)(void *st, uint64_t now);
+	/* the priority to publish to the kernel for id (lower = more urgent), HR_ENOENT for
+	 * an unknown id; for EDF derived from the absolute deadline so earlier deadlines are
+	 * more urgent */
+	int32_t (*prio)(void *st, uint32_t id, uint64_t now);
+	/* id gives up the rest of its slice: round-robin to the end of its priority level */
+	void (*yield)(void *st, uint32_t id, uint64_t now);
+	/* deadline misses counted for id so far (at the replenishments performed so far):
+	 * a server entity that was runnable for a whole period (never blocked) yet received
+	 * less than its budget in it; always 0 for fprr */
+	uint32_t (*misses)(void *st, uint32_t id);
+};
+
+const struct policy *policy_find(const char *name); /* NULL if unknown */
+extern const struct policy policy_fprr, policy_ds, policy_edf;
+
+/* a + b, saturating at UINT64_MAX ("never") */
+static inline uint64_t
+pol_time_add(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static inline uint64_t
+pol_time_min(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
+
+#endif

@@ -1,0 +1,58 @@
+/*
+ * runq.h - the entity table of one scheduler and its round-robin order (runq.c).
+ *
+ * Each entity carries a sequence number: the lower, the nearer the head of its level.
+ * Going to the tail of a level is taking a fresh number, so round robin needs no lists and
+ * every choice is one O(POL_MAX) scan over a mask of eligible ids.  Budgets live in
+ * server.c; base.c ties the two together.
+ */
+#ifndef POLICIES_RUNQ_H
+#define POLICIES_RUNQ_H
+
+#include "policy.h"
+
+_Static_assert(POL_MAX <= 64, "eligibility masks are one uint64_t");
+
+#define RUNQ_BIT(id) ((uint64_t)1 << (id))
+
+/* Invariant: !used implies the whole entry is zero. */
+struct runq_ent {
+	uint64_t seq;        /* round-robin position; lower runs first among equals */
+	uint64_t slice_used; /* charged since it last went to the tail; < slice */
+	uint32_t prio;
+	uint32_t kind; /* enum res_kind */
+	uint8_t used, runnable;
+};
+
+struct runq {
+	struct runq_ent e[POL_MAX];
+	uint64_t slice; /* quantum; 0: no slicing */
+	uint64_t tail;  /* next sequence number to hand out */
+};
+
+void runq_init(struct runq *q, uint64_t slice);
+/* 1 if id names an entity of q. */
+int runq_has(const struct runq *q, uint32_t id);
+/* Decode an add: 0, HR_EINVAL (id out of range, unknown kind, bad budget or period for a
+ * reserved kind) or HR_EEXIST.  Changes nothing. */
+int runq_check(const struct runq *q, uint32_t id, const struct pol_param *p);
+/* Perform an add that runq_check accepted: runnable, at the tail of its level. */
+void runq_add(struct runq *q, uint32_t id, const struct pol_param *p);
+/* These take an id that runq_has accepted. */
+void runq_remove(struct runq *q, uint32_t id);
+void runq_block(struct runq *q, uint32_t id);
+void runq_wake(struct runq *q, uint32_t id);
+void runq_to_tail(struct runq *q, uint32_t id);
+/* id ran for `used`: at the end of its slice it goes to the tail of its level. */
+void runq_run(struct runq *q, uint32_t id, uint64_t used);
+/* When id's slice ends if it runs from now on; UINT64_MAX without slicing. */
+uint64_t runq_slice_end(const struct runq *q, uint32_t id, uint64_t now);
+/* Ids of the runnable entities. */
+uint64_t runq_runnable(const struct runq *q);
+/* The runnable entity in `mask` at the head of the most urgent level (by_prio), or of all
+ * of them (!by_prio: plain round robin); POL_IDLE if none. */
+int32_t runq_pick(const struct runq *q, uint64_t mask, int by_prio);
+/* 1 if another runnable entity in `mask` shares id's round-robin level. */
+int runq_has_peer(const struct runq *q, uint32_t id, uint64_t mask, int by_prio);
+
+#endif
