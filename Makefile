@@ -19,7 +19,7 @@ WARN := -Wall -Wextra -Werror -Wstrict-prototypes -Wmissing-prototypes -Wshadow 
 KCC := gcc
 KCFLAGS := -std=gnu11 -O2 -g -ffreestanding -nostdlib -nostdinc -isystem $(shell gcc -print-file-name=include) \
 	-mno-red-zone -mcmodel=kernel -mno-sse -mno-mmx -mno-80387 -fno-stack-protector \
-	-fno-pic -fno-pie -fno-asynchronous-unwind-tables -fno-omit-frame-pointer \
+	-fno-pic -fno-pie -fno-asynchronous-unwind-tables -fomit-frame-pointer \
 	$(WARN) -Wswitch-enum -Ikernel -MMD -MP
 KLDFLAGS := -nostdlib -static -no-pie -z max-page-size=4096 -Wl,--build-id=none \
 	-Wl,--no-warn-rwx-segments
@@ -122,6 +122,45 @@ endef
 $(foreach t,$(HOST_TESTS),$(eval $(call host_test_rule,$(t))))
 HOST_TEST_BINS := $(foreach t,$(HOST_TESTS),$(B)/htest/$(basename $(notdir $(t))))
 
+# ---- images (owned by images/) ----
+# hrimage checks MANIFEST and writes each image's descriptor, GRUB menu and image.env;
+# images/mkiso.sh makes the ISO.  The builder is built without sanitizers (it is a tool,
+# and it keeps the parsed manifest until it exits); images/test/run.sh tests it.
+HRIMAGE_CFLAGS := -std=gnu11 -O2 -g $(WARN) -I. -MMD -MP
+HRIMAGE_OBJS := $(patsubst %,$(B)/host/obj/%.o,$(HRIMAGE_SRCS))
+IMAGE_INPUTS := $(HRIMAGE) $(B)/kernel.elf $(PROGRAM_ELFS) $(MANIFEST)
+# the image to build or run: IMAGE, else the default (asks hrimage, so MANIFEST errors show)
+IMAGE_NAME = name='$(IMAGE)'; [ -n "$$name" ] || name=$$($(HRIMAGE_RUN) --default) || exit 1
+
+$(B)/host/obj/%.c.o: %.c | $(DEPS)
+	$(call say,HCC,$<)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(HCC) $(HRIMAGE_CFLAGS) -c $< -o $@
+
+$(HRIMAGE): $(HRIMAGE_OBJS)
+	$(call say,HLD,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(HCC) -o $@ $^ -lfdt
+
+.PHONY: images image manifest-test
+images: $(IMAGE_INPUTS)
+	$(Q)$(HRIMAGE_RUN) --out $(IMAGES_OUT)
+	$(Q)for n in $$($(HRIMAGE_RUN) --list); do \
+		bash images/mkiso.sh $(IMAGES_OUT)/$$n $(B)/kernel.elf $(B)/prog || exit 1; \
+	done
+
+image: $(IMAGE_INPUTS)
+	$(Q)$(IMAGE_NAME); $(HRIMAGE_RUN) --out $(IMAGES_OUT) --image "$$name" && \
+		bash images/mkiso.sh $(IMAGES_OUT)/$$name $(B)/kernel.elf $(B)/prog
+
+run: image
+	$(Q)$(IMAGE_NAME); bash images/run.sh $(IMAGES_OUT)/$$name/$$name.iso \
+		$(if $(filter 1,$(KVM)),--kvm)
+
+manifest-test: $(HRIMAGE)
+	$(Q)bash images/test/run.sh $(HRIMAGE)
+# ---- end images ----
+
 # ---- top-level targets ------------------------------------------------------------------
 .PHONY: help clean run test check bench eval format
 help:
@@ -135,6 +174,16 @@ help:
 	@echo "  make check               format check, static analysis (cppcheck), then make test"
 	@echo "  make kernel|programs     build pieces;  make clean  removes build/"
 	@echo "  variables: V=1 (echo commands), IMAGE=name, KVM=1 (use KVM when it works)"
+
+test: $(HOST_TEST_BINS) $(HRIMAGE) images
+	$(Q)bash tests/run.sh
+
+# benchmarks run under -icount shift=0, where the guest TSC counts instructions
+bench: $(IMAGE_INPUTS)
+	$(Q)$(HRIMAGE_RUN) --out $(IMAGES_OUT) --image bench >/dev/null
+	$(Q)bash images/mkiso.sh $(IMAGES_OUT)/bench $(B)/kernel.elf $(B)/prog
+	$(Q)bash images/run.sh $(IMAGES_OUT)/bench/bench.iso --icount --timeout 600 | \
+		grep -a '^bench '
 
 clean:
 	rm -rf $(B)

@@ -1,3 +1,10 @@
-# images/build.mk - placeholder until the MANIFEST builder lands.
-DEFAULT_IMAGE := default
-images:
+# images/build.mk - the image builder (a host tool) and the images MANIFEST describes.
+# Recipes are in the top Makefile's images section; images/README.md says what is here.
+MANIFEST := MANIFEST
+HRIMAGE_SRCS := $(wildcard images/*.c) rm/elf.c policies/admit.c
+HRIMAGE := $(B)/host/hrimage
+HRIMAGE_RUN = $(HRIMAGE) $(MANIFEST) --programs $(B)/prog
+IMAGES_OUT := $(B)/images
+# lazily, so that only a target that needs it runs the builder (and shows a MANIFEST error)
+DEFAULT_IMAGE = $(shell if [ -x $(HRIMAGE) ]; then $(HRIMAGE_RUN) --default; \
+	else echo "(not known until make images has built hrimage)"; fi)

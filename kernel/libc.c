@@ -37,6 +37,8 @@ out(struct comp *c, uint64_t fd, uint64_t buf, uint64_t len)
 
 	if (fd != 1 && fd != 2)
 		return -EBADF;
+	if (buf >= HR_VA_USER_END || len > HR_VA_USER_END - buf)
+		return -EFAULT; /* the buffer cannot be all in the user half: write nothing */
 	for (uint64_t done = 0; done < len;) {
 		uint64_t n = MIN(len - done, sizeof(tmp));
 		if (ucopy_from(c, tmp, buf + done, n))

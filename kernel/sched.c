@@ -235,7 +235,13 @@ sys_event_wait(struct thd *t)
 		}
 		thd_free(p);
 	}
-	thd_idle();
+	/* nothing of ours to resume: the CPU goes back to our parent, who must know */
+	thd_stop();
+	if (s->parent)
+		sched_post(s->parent, (struct hr_kevent){ .type = HR_KEV_IDLE, .comp = s->id });
+	if (cur)
+		return 1;
+	thd_reschedule(s->parent);
 }
 
 /* The live thread tid, owned by scheduler s itself (not granted further). */

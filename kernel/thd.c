@@ -328,7 +328,9 @@ sys_thd_wakeup(struct thd *t)
 
 	if (!s->is_sched)
 		return refuse(HR_EPERM, "component %u is not a scheduler", s->id);
-	if (!x || !sched_sees(s, x))
+	if (!x)
+		return refuse(HR_ENOENT, "no such thread");
+	if (!sched_sees(s, x))
 		return refuse(HR_EPERM, "thread not granted to scheduler %u", s->id);
 	if (x->state != HR_TS_BLOCKED)
 		return HR_ESTATE;

@@ -40,16 +40,17 @@ static void
 user_fault(struct thd *t, struct regs *r)
 {
 	struct comp *c = t->comp;
-	uint64_t addr = fault_addr(r->vector);
-	const char *what = r->vector < 32 && names[r->vector] ? names[r->vector] : "exception";
+	/* read the frame before unwinding rewrites it (r is t's own frame) */
+	uint64_t vec = r->vector, ip = r->rip, addr = fault_addr(vec);
+	const char *what = vec < 32 && names[vec] ? names[vec] : "exception";
 
 	kprintf("[k] fault: %s in component %u (thread %u) at ip %lx addr %lx\n", what, c->id,
-		t->id, r->rip, addr);
+		t->id, ip, addr);
 	if (t->ninv) {
 		/* the caller gets an error; the callee will never run again */
 		thd_unwind(t);
 		t->regs.rax = (uint64_t)HR_EFAULTED;
-		comp_end(c, COMP_FAULTED, t, r->vector, r->rip, addr);
+		comp_end(c, COMP_FAULTED, t, vec, ip, addr);
 		if (t == cur && thd_prepare(t) == 0) {
 			hw_set_pgtbl(t->comp->pgtbl);
 			hw_set_fs(t->fs);
@@ -58,7 +59,7 @@ user_fault(struct thd *t, struct regs *r)
 		if (t != cur)
 			return;
 	} else {
-		comp_end(c, COMP_FAULTED, t, r->vector, r->rip, addr);
+		comp_end(c, COMP_FAULTED, t, vec, ip, addr);
 		if (t != cur)
 			return;
 	}

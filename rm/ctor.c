@@ -4,7 +4,8 @@
  * All the pages a child gets from us come from one run of our own pages, laid out as
  * [program image][stack][boot info][pcb][descriptor][memory window]; the modules it needs
  * are read-only aliases of our own module mappings.  Every page counts against the bound
- * we set for it, so the memory rule of docs/MANIFEST.md is exactly what is checked here.
+ * we set for it; the memory rule of docs/MANIFEST.md (CTOR_* in ctor.h) reserves at least
+ * what this spends, so an image the builder accepted always fits here.
  */
 #include "ctor.h"
 #include "caps.h"
@@ -18,11 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define HEAP_MIN 16 /* pages a child needs at the very least to start */
-
 struct plan {
 	struct elf_image img;
-	const struct hr_module *prog;
+	const uint8_t *file;   /* the program's bytes */
+	uint64_t file_size;
 	uint64_t image, info, pcb, desc, window, run; /* pages */
 	uint64_t desc_bytes;
 	void *desc_blob;
@@ -79,6 +79,18 @@ count_module(const struct hr_module *m, void *ctx)
 	return 0;
 }
 
+/* Heap and invocation stacks the child's runtime needs (the CTOR_* rule). */
+static uint64_t
+runtime_pages(const struct ctor_spec *s)
+{
+	int kids = 0;
+
+	if (s->subsystem && s->desc)
+		for (int n = desc_child(s->desc, s->node); n >= 0; n = desc_sibling(s->desc, n))
+			kids++;
+	return CTOR_HEAP_MIN + (uint64_t)kids * CTOR_STACKS_PER_CHILD;
+}
+
 static long
 make_plan(const struct ctor_spec *s, struct plan *p, char *why, size_t len)
 {
@@ -87,17 +99,25 @@ make_plan(const struct ctor_spec *s, struct plan *p, char *why, size_t len)
 	long r;
 
 	memset(p, 0, sizeof(*p));
-	if (!(p->prog = find_module(s->program))) {
-		snprintf(why, len, "program '%s' is not among our modules", s->program);
-		return HR_ENOENT;
+	if (s->image) {
+		p->file = s->image;
+		p->file_size = s->image_size;
+	} else {
+		const struct hr_module *m = find_module(s->program);
+		if (!m) {
+			snprintf(why, len, "program '%s' is not among our modules", s->program);
+			return HR_ENOENT;
+		}
+		p->file = (const uint8_t *)m->base;
+		p->file_size = m->size;
 	}
-	if (elf_parse((const void *)p->prog->base, p->prog->size, &p->img, &err)) {
+	if (elf_parse(p->file, p->file_size, &p->img, &err)) {
 		snprintf(why, len, "program '%s': %s", s->program, err);
 		return HR_EINVAL;
 	}
 	for (unsigned i = 0; i < p->img.nseg; i++)
 		p->image += span(p->img.seg[i].vaddr, p->img.seg[i].memsz);
-	if (s->subsystem && s->desc) {
+	if (s->desc) {
 		uint64_t cap = desc_size(s->desc);
 		if (!(p->desc_blob = malloc(cap)) ||
 		    (long)(p->desc_bytes = (uint64_t)desc_extract(s->desc, s->node, p->desc_blob, cap)) < 0) {
@@ -108,12 +128,12 @@ make_plan(const struct ctor_spec *s, struct plan *p, char *why, size_t len)
 	}
 	if ((r = each_module(s, count_module, &modules, why, len)))
 		return r;
-	p->info = 1;
-	p->pcb = s->subsystem ? 1 : 0;
+	p->info = CTOR_BOOTINFO;
+	p->pcb = s->subsystem ? CTOR_PCB : 0;
 	fixed = p->image + HR_STACK_PAGES + p->info + p->pcb + p->desc + modules;
-	if (s->mem_pages < fixed + HEAP_MIN) {
+	if (s->mem_pages < fixed + runtime_pages(s)) {
 		snprintf(why, len, "'%s' needs at least %lu pages but its reservation is %u",
-			 s->name, (unsigned long)(fixed + HEAP_MIN), s->mem_pages);
+			 s->name, (unsigned long)(fixed + runtime_pages(s)), s->mem_pages);
 		return HR_ENOMEM;
 	}
 	p->window = s->mem_pages - fixed;
@@ -137,7 +157,7 @@ alias_pages(long slot, uint64_t src, uint64_t dst, uint64_t n, unsigned perms)
 static long
 load_image(const struct plan *p, long slot, uint64_t *at)
 {
-	const uint8_t *file = (const uint8_t *)p->prog->base;
+	const uint8_t *file = p->file;
 
 	for (unsigned i = 0; i < p->img.nseg; i++) {
 		const struct elf_seg *g = &p->img.seg[i];

@@ -14,6 +14,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/*
+ * The memory rule, in pages, shared with the image builder (images/memory.c) and stated
+ * in docs/MANIFEST.md.  Besides its program image, stack, boot information, descriptor and
+ * the modules it hands down, a child needs these; the builder reserves them, the
+ * constructor refuses a reservation that cannot hold them.
+ */
+#define CTOR_HEAP_MIN 64        /* the smallest heap a program starts with */
+#define CTOR_STACKS_PER_CHILD 5 /* a subsystem's invocation stack (16 KiB + TLS) per child */
+#define CTOR_BOOTINFO 1
+#define CTOR_PCB 1              /* the page a subsystem shares with its parent */
+
 struct ctor_spec {
 	const char *name;
 	const char *program;
@@ -22,6 +33,8 @@ struct ctor_spec {
 	int node;
 	int subsystem;        /* promote: a child subsystem rather than a component of ours */
 	uint64_t arg;
+	const void *image;    /* program bytes to load instead of the module (tests); else 0 */
+	uint64_t image_size;
 };
 
 struct ctor_child {

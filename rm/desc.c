@@ -22,6 +22,18 @@ desc_self(const char **why)
 	return (const void *)bi->desc_base;
 }
 
+const char *
+desc_args(void)
+{
+	const char *why, *a;
+	const void *fdt = desc_self(&why);
+	int len;
+
+	if (!fdt || !(a = fdt_getprop(fdt, 0, "args", &len)) || len <= 0 || a[len - 1])
+		return "";
+	return a;
+}
+
 int
 desc_check(const void *fdt, uint64_t size, const char **why)
 {

@@ -30,6 +30,8 @@ struct desc_node {
 
 /* Our own descriptor, checked; NULL with *why set if missing or corrupt. */
 const void *desc_self(const char **why);
+/* The args string of our own descriptor node ("" if none). */
+const char *desc_args(void);
 /* Check a blob of size bytes. 0 or HR_EINVAL with *why. */
 int desc_check(const void *fdt, uint64_t size, const char **why);
 /* Total size of a checked blob. */

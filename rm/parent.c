@@ -73,18 +73,6 @@ caller_entity(uint32_t caller)
 }
 
 static long
-op_idle(long a1, long a2, long a3, uint64_t badge, uint32_t caller)
-{
-	long id = caller_entity(caller);
-
-	(void)a2, (void)a3, (void)badge;
-	if (id < 0)
-		return id;
-	sched_request(id, REQ_IDLE, (uint64_t)a1);
-	return 0;
-}
-
-static long
 op_yield(long a1, long a2, long a3, uint64_t badge, uint32_t caller)
 {
 	long id = caller_entity(caller);
@@ -109,12 +97,12 @@ op_sleep(long a1, long a2, long a3, uint64_t badge, uint32_t caller)
 }
 
 long
-parent_serve(void)
+parent_serve(unsigned children)
 {
 	long r;
 
-	if ((r = hr_export_stacks(16)) || (r = hr_export(PI_CONNECT, op_connect)) ||
-	    (r = hr_export(PI_IDLE, op_idle)) || (r = hr_export(PI_YIELD, op_yield)) ||
+	if ((r = hr_export_stacks(4 + (children < 60 ? children : 60))) ||
+	    (r = hr_export(PI_CONNECT, op_connect)) || (r = hr_export(PI_YIELD, op_yield)) ||
 	    (r = hr_export(PI_SLEEP, op_sleep)))
 		return r;
 	return 0;

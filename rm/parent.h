@@ -10,13 +10,16 @@
 
 enum pi_op {
 	PI_CONNECT = 1, /* a1..a3: a sibling component's name (packed) -> cap slot to it */
-	PI_IDLE = 2,    /* child scheduler: nothing to run before TSC a1 (0: until an event) */
-	PI_YIELD = 3,   /* component thread: let others at our priority run */
-	PI_SLEEP = 4,   /* component thread: sleep until TSC a1 */
+	PI_YIELD = 2,   /* component thread: let others at our priority run */
+	PI_SLEEP = 3,   /* component thread: sleep until TSC a1 */
 	PI_OP_END
 };
 
-/* Shared page at HR_VA_PCB in a child subsystem; the parent keeps its own mapping. */
+/*
+ * Shared page at HR_VA_PCB in a child subsystem; the parent keeps its own mapping.  A child
+ * scheduler with nothing to run simply waits for events; the kernel tells the parent
+ * (HR_KEV_IDLE), which runs it again at next_wakeup or when it has events for it.
+ */
 struct hr_pcb {
 	volatile uint64_t next_wakeup; /* child: TSC at which it wants to run again (0: none) */
 	volatile uint64_t events;      /* parent: events queued for the child so far */
@@ -33,7 +36,8 @@ long pi_connect(const char *name);
 long pi_yield(void);
 long pi_sleep(uint64_t tsc);
 
-/* Server side: register the operations (subsys.c supplies the handlers). */
-long parent_serve(void);
+/* Server side: register the operations, with an invocation stack for each of children
+ * beyond a base of four (subsys.c supplies the handlers). */
+long parent_serve(unsigned children);
 
 #endif

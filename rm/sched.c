@@ -11,7 +11,6 @@
  * way its time is charged to its c^s slot, as the kernel accounts a whole child there.
  */
 #include "sched.h"
-#include "caps.h"
 #include "parent.h"
 #include "runtime.h"
 
@@ -136,7 +135,7 @@ requests(uint64_t now)
 	for (long id = 0; id < POL_MAX; id++) {
 		struct sched_ent *e = &ent[id];
 		uint32_t req = e->used ? __atomic_exchange_n(&e->req, REQ_NONE, __ATOMIC_ACQUIRE) : 0;
-		if (req == REQ_IDLE || req == REQ_SLEEP)
+		if (req == REQ_SLEEP)
 			sched_block(id, e->req_arg);
 		else if (req == REQ_YIELD)
 			pol->yield(state, (uint32_t)id, now);
@@ -214,12 +213,11 @@ next_wakeup(void)
 	return t == UINT64_MAX ? 0 : t;
 }
 
-/* Thread to switch to for entity id. */
+/* Thread to switch to for entity id; p: the thread our activation preempted, if any. */
 static uint32_t
-target(long id, uint64_t now)
+target(long id, uint64_t now, uint32_t p)
 {
 	struct sched_ent *e = &ent[id];
-	uint32_t p = hr_region()->preempted;
 
 	if (e->kind != ENT_CHILD || id != running || !p || p == e->tid)
 		return e->tid;
@@ -228,16 +226,24 @@ target(long id, uint64_t now)
 	return p;
 }
 
-/* Nothing to run: wait for the next tick or event (root), or tell our parent (child). */
+/* A child publishes when it next needs its scheduler to run (the parent reads it). */
 static void
-idle(void)
+publish_wakeup(uint64_t t)
+{
+	if (hr_bootinfo()->depth)
+		((struct hr_pcb *)HR_VA_PCB)->next_wakeup = t == UINT64_MAX ? 0 : t;
+}
+
+/*
+ * Nothing to run: wait for a tick or an event.  A child publishes when it wants to run
+ * again first; the kernel then tells its parent it went idle (HR_KEV_IDLE).
+ */
+static void
+idle(uint64_t now)
 {
 	running = -1;
-	hr_region()->preempted = 0;
-	if (hr_bootinfo()->depth == 0)
-		hr_event_wait();
-	else
-		hr_invoke(HR_CAP_PARENT, PI_IDLE, (long)next_wakeup(), 0, 0);
+	publish_wakeup(pol_time_min(pol->next_event(state, now), next_wakeup() ? next_wakeup() : UINT64_MAX));
+	hr_event_wait();
 }
 
 _Noreturn void
@@ -251,22 +257,26 @@ sched_run(void)
 		hr_die("cannot become the event thread: %s", hr_strerror(r));
 	for (;;) {
 		uint64_t now = hr_tsc();
+		/* the kernel's hint is good for the decision right after an activation only */
+		uint32_t preempted = hr_region()->preempted;
+		hr_region()->preempted = 0;
 		charge(now);
 		kernel_events();
 		requests(now);
 		timers(now);
 		if (idle_forever()) {
 			hooks->finished();
-			idle();
+			idle(now);
 			continue;
 		}
 		int32_t id = pol->pick(state, now);
 		if (id == POL_IDLE) {
-			idle();
+			idle(now);
 			continue;
 		}
-		uint32_t tid = target(id, now);
+		uint32_t tid = target(id, now, preempted);
 		running = id;
+		publish_wakeup(pol_time_min(pol->next_event(state, now), next_wakeup() ? next_wakeup() : UINT64_MAX));
 		r = hr_thd_switch(tid, HR_SW_EVWAIT);
 		if (r == HR_EAGAIN || r == 0)
 			continue;

@@ -19,7 +19,7 @@ struct hr_pcb;
 enum ent_kind { ENT_THREAD = 1, ENT_CHILD = 2 };
 
 /* What a thread of ours asks the event thread to do with its entity (sched_request). */
-enum ent_req { REQ_NONE = 0, REQ_IDLE, REQ_SLEEP, REQ_YIELD };
+enum ent_req { REQ_NONE = 0, REQ_SLEEP, REQ_YIELD };
 
 struct sched_ent {
 	uint8_t used;
@@ -36,7 +36,7 @@ struct sched_ent {
 
 /* Scheduling hooks the subsystem layer (subsys.c) provides. */
 struct sched_hooks {
-	/* a kernel event about something of ours (exit, fault) */
+	/* a kernel event about something of ours (exit, fault, a child going idle) */
 	void (*kevent)(const struct hr_kevent *ev);
 	/* nothing left to schedule and nothing will come: the subsystem is finished */
 	void (*finished)(void);
@@ -55,7 +55,7 @@ void sched_block(long id, uint64_t wake_at);
 void sched_wake(long id);
 /*
  * Called by a thread of entity id executing in this component (a service handler): ask
- * the event thread to block, sleep or rotate the entity, and let it decide now.  Only the
+ * the event thread to sleep or rotate the entity, and let it decide now.  Only the
  * event thread touches the policy, so services need no lock around scheduler state.
  */
 void sched_request(long id, enum ent_req req, uint64_t arg);

@@ -156,7 +156,10 @@ on_kevent(const struct hr_kevent *ev)
 {
 	struct child *c = ev->comp ? child_by_comp(ev->comp) : 0;
 
-	if (ev->type == HR_KEV_FAULT && c) {
+	if (ev->type == HR_KEV_IDLE && c) {
+		if (c->ent >= 0)
+			sched_block(c->ent, 0); /* until its published wake-up (timers) */
+	} else if (ev->type == HR_KEV_FAULT && c) {
 		printf("[%s] child '%s' faulted (vector %lu at ip %#lx, address %#lx)\n", me, c->name,
 		       (unsigned long)ev->a, (unsigned long)ev->b, (unsigned long)ev->c);
 		failures++;
@@ -208,6 +211,26 @@ subsys_connect(uint32_t caller, const char *name)
 	return from->next_cap++;
 }
 
+long
+subsys_cap_to(const char *name)
+{
+	long slot, r;
+
+	for (int i = 0; i < CHILD_MAX; i++) {
+		struct child *c = &children[i];
+		if (!c->name[0] || strcmp(c->name, name) || c->type != DESC_COMPONENT)
+			continue;
+		if ((slot = caps_alloc()) < 0)
+			return slot;
+		if ((r = hr_cap_invoke(HR_CAP_SELF, slot, c->ctor.slot, 0))) {
+			caps_free(slot);
+			return r;
+		}
+		return slot;
+	}
+	return HR_ENOENT;
+}
+
 _Noreturn void
 subsys_main(void)
 {
@@ -219,7 +242,10 @@ subsys_main(void)
 	if (!(fdt = desc_self(&why)) || desc_read(fdt, 0, &d, &why))
 		hr_die("boot descriptor: %s", why);
 	report(&d);
-	if ((r = sched_init(d.policy, SLICE_TICKS, &hooks)) || (r = parent_serve()))
+	unsigned kids = 0;
+	for (int n = desc_child(fdt, 0); n >= 0; n = desc_sibling(fdt, n))
+		kids++;
+	if ((r = sched_init(d.policy, SLICE_TICKS, &hooks)) || (r = parent_serve(kids)))
 		hr_die("scheduler or services: %s", hr_strerror(r));
 	for (int n = desc_child(fdt, 0); n >= 0; n = desc_sibling(fdt, n)) {
 		struct desc_node k;

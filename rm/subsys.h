@@ -21,6 +21,10 @@ struct hr_task {
 
 _Noreturn void subsys_main(void);
 
+/* An invocation capability in our own table to our component child called name (slot),
+ * or an HR_E* code.  Threads of ours may then call into it. */
+long subsys_cap_to(const char *name);
+
 /* Services for parent.c: the entity of child component comp (-1 if none), and a
  * capability in caller's table to its sibling called name (slot, or HR_E*). */
 long subsys_entity_of(uint32_t comp);

@@ -33,7 +33,7 @@ enum hr_kev_type {
 	HR_KEV_NONE = 0,
 	HR_KEV_FAULT = 1, /* comp faulted: thd, a = vector, b = ip, c = address */
 	HR_KEV_EXIT = 2,  /* thd exited: a = status; comp set when the whole component ended */
-	HR_KEV_WAKE = 3,  /* timer_next reached for comp (a = tick) */
+	HR_KEV_IDLE = 3,  /* child scheduler comp parked with nothing to run */
 };
 
 struct hr_kevent {

@@ -144,19 +144,6 @@ hw_set_current(struct regs *r)
 	tss.rsp0 = cur_frame_end;
 }
 
-void
-hw_set_fs(uint64_t base)
-{
-	wrmsr(MSR_FS_BASE, base);
-}
-
-void
-hw_set_pgtbl(uint64_t pml4_phys)
-{
-	if (read_cr3() != pml4_phys)
-		write_cr3(pml4_phys);
-}
-
 extern void ret_to_user(void);
 
 _Noreturn void

@@ -36,8 +36,22 @@ void hw_console_putc(char c);
 /* frames and threads */
 void hw_frame_init_user(struct regs *r, uint64_t ip, uint64_t sp);
 void hw_set_current(struct regs *r); /* frame ret_to_user restores, and TSS.rsp0 */
-void hw_set_fs(uint64_t base);
-void hw_set_pgtbl(uint64_t pml4_phys);
+
+/* Per-thread state on the hot paths (switch, invocation): inline, no call. */
+static inline void
+hw_set_fs(uint64_t base)
+{
+	__asm__ volatile("wrmsr" : : "c"(0xc0000100u), "a"((uint32_t)base), "d"((uint32_t)(base >> 32)));
+}
+
+static inline void
+hw_set_pgtbl(uint64_t pml4_phys)
+{
+	uint64_t cur;
+	__asm__ volatile("mov %%cr3, %0" : "=r"(cur));
+	if (cur != pml4_phys)
+		__asm__ volatile("mov %0, %%cr3" : : "r"(pml4_phys) : "memory");
+}
 void hw_irq_ack(unsigned vec);
 
 /* x87/SSE state of a thread (fxsave format). */

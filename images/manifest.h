@@ -1,0 +1,83 @@
+/*
+ * manifest.h - the manifest as the builder sees it: a list of images, each a tree of
+ * subsystem, task and component nodes (docs/MANIFEST.md describes the format).
+ * manifest.c reads the images and node.c the nodes from dtc's blob, checking everything a
+ * node can tell about itself; sweep.c, memory.c and cpu.c check what needs the whole tree.
+ */
+#ifndef IMAGES_MANIFEST_H
+#define IMAGES_MANIFEST_H
+
+#include <stdint.h>
+
+#define NAME_LEN_MAX 31   /* node and image names; the kernel's HR_NAME_MAX less the NUL */
+#define ARGS_LEN_MAX 255
+#define PORTS_MAX 16
+
+enum node_kind { NODE_SUBSYS, NODE_TASK, NODE_COMP };
+
+struct cpu_res {
+	uint32_t kind;   /* enum res_kind (policies/admit.h); RES_NONE: best effort */
+	uint32_t budget; /* ticks */
+	uint32_t period; /* ticks */
+};
+
+/*
+ * One node.  Strings point into the dtc blob, which lives as long as the process.
+ * Lines are manifest lines for error reports; generated sweep copies keep the template's.
+ */
+struct node {
+	char name[NAME_LEN_MAX + 1];
+	enum node_kind kind;
+	int line, line_cpu, line_mem; /* of the node, its cpu and memory-kib properties */
+	const char *program; /* subsystem and component: program; task: entry name */
+	const char *policy;  /* subsystem: "fprr", "ds" or "edf" */
+	const char *args;    /* NULL if absent */
+	struct cpu_res cpu;
+	uint32_t priority, arg, mem_kind, net_kbps;
+	uint32_t ports[PORTS_MAX];
+	unsigned nports;
+	int has_kbps, repeat;
+	uint32_t mem_kib;   /* declared; 0 if absent (only the root may leave it out) */
+	int mem_grow;       /* outer sweep copy: memory-kib is a minimum, memory.c raises it */
+	uint64_t mem_pages; /* the reservation in pages, set by memory.c */
+	unsigned depth;     /* scheduler depth; the root is 0 */
+	struct node *parent, *kids, *next; /* kids in manifest order, linked by next */
+};
+
+struct image {
+	char name[NAME_LEN_MAX + 1];
+	int line, line_default, line_sweep;
+	int is_default, sweep;
+	int generated;       /* by a depth sweep: its lines are the template's */
+	uint32_t hz, memory_mib, timeout_s, sweep_lo, sweep_hi;
+	const char *description;
+	struct node *root;
+	int bad;             /* reading it found an error: later checks skip it */
+	struct image *next;  /* in manifest order */
+};
+
+/*
+ * Read every image of the dtc blob `fdt` (its nodes through node_read()) and check the
+ * file-wide rules: at least one image, exactly one default.  Problems go to diag_error();
+ * an image with any is marked bad.  Returns the images in manifest order.
+ */
+struct image *manifest_read(const void *fdt);
+
+/*
+ * Read the node at offset `off` (full path `path`) and its subtree, checking every
+ * property; `parent` is NULL for an image's root.  Problems go to diag_error().
+ */
+struct node *node_read(const void *fdt, int off, const char *path, struct node *parent);
+
+#define PATH_LEN_MAX 4096
+
+/* parent + "/" + name into out[PATH_LEN_MAX] (parent "" for an image). */
+void node_path(char *out, const char *parent, const char *name);
+
+/* Report `name` (at `line`) unless it is [a-z0-9][a-z0-9-]* of at most NAME_LEN_MAX characters. */
+void node_name_check(const char *name, int line);
+
+/* "subsystem", "task" or "component". */
+const char *node_kind_name(enum node_kind k);
+
+#endif

@@ -1,0 +1,283 @@
+/*
+ * node.c - reading one subsystem, task or component node and its subtree (manifest.h).
+ * Everything a node can tell about itself is checked here: its name, its kind, the type
+ * and range of each property, its program.  Rules that need the whole tree (depth,
+ * memory, CPU admission) are in memory.c and cpu.c.
+ */
+#include "manifest.h"
+#include "alloc.h"
+#include "diag.h"
+#include "lines.h"
+#include "prog.h"
+#include "prop.h"
+#include "policies/admit.h"
+
+#include <libfdt.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *const known_props[][13] = {
+	[NODE_SUBSYS] = { "program", "policy", "cpu", "budget", "period", "priority", "memory-kib",
+			  "memory-kind", "args", "net-ports", "net-kbps", "repeat", NULL },
+	[NODE_TASK] = { "task", "cpu", "budget", "period", "priority", "arg", NULL },
+	[NODE_COMP] = { "component", "memory-kib", "priority", "args", NULL },
+};
+
+/* The property that makes a node of each kind. */
+static const char *const kind_prop[] = { "program", "task", "component" };
+
+void
+node_path(char *out, const char *parent, const char *name)
+{
+	if (snprintf(out, PATH_LEN_MAX, "%s/%s", parent, name) >= PATH_LEN_MAX)
+		diag_fatal("node path '%s/%s' is too long", parent, name);
+}
+
+void
+node_name_check(const char *name, int line)
+{
+	size_t len = strlen(name);
+
+	if (len && len <= NAME_LEN_MAX && *name != '-' &&
+	    strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789-") == len)
+		return;
+	diag_error(line, "bad name '%s': names are [a-z0-9][a-z0-9-]*, at most %d characters", name,
+		   NAME_LEN_MAX);
+}
+
+const char *
+node_kind_name(enum node_kind k)
+{
+	static const char *const names[] = { "subsystem", "task", "component" };
+
+	return names[k];
+}
+
+/* Which of program/task/component the node has; -1 after reporting none or several. */
+static int
+read_kind(const struct prop_ctx *c, const char *name)
+{
+	int kind = -1;
+
+	for (int k = NODE_SUBSYS; k <= NODE_COMP; k++) {
+		if (!prop_has(c, kind_prop[k]))
+			continue;
+		if (kind >= 0) {
+			diag_error(prop_line(c, kind_prop[k]),
+				   "node '%s' has both '%s' and '%s': a node is one subsystem, task or component",
+				   name, kind_prop[kind], kind_prop[k]);
+			return -1;
+		}
+		kind = k;
+	}
+	if (kind < 0)
+		diag_error(c->line,
+			   "node '%s' is not a subsystem, task or component: it needs 'program', 'task' or 'component'",
+			   name);
+	return kind;
+}
+
+static void
+read_program(const struct prop_ctx *c, struct node *n, const char *prop)
+{
+	const struct prog *p;
+
+	if (prop_string(c, prop, &n->program) <= 0)
+		return;
+	if (!(p = prog_find(n->program)))
+		diag_error(prop_line(c, prop), "unknown program '%s' (programs: %s)", n->program,
+			   prog_names());
+	else if (p->why)
+		diag_error(prop_line(c, prop), "program '%s' (%s.elf) cannot be loaded: %s", n->program,
+			   n->program, p->why);
+}
+
+static uint32_t
+cpu_kind(const char *s)
+{
+	if (!strcmp(s, "hard"))
+		return RES_HARD;
+	if (!strcmp(s, "soft"))
+		return RES_SOFT;
+	if (!strcmp(s, "deferrable"))
+		return RES_DEFERRABLE;
+	return RES_NONE;
+}
+
+/* cpu, budget and period come together or not at all. */
+static int
+cpu_complete(const struct prop_ctx *c)
+{
+	static const char *const parts[] = { "cpu", "budget", "period" };
+	int first = -1, missing = -1;
+
+	for (int i = 0; i < 3; i++) {
+		if (prop_has(c, parts[i]))
+			first = first < 0 ? i : first;
+		else
+			missing = missing < 0 ? i : missing;
+	}
+	if (first < 0 || missing < 0)
+		return first >= 0;
+	diag_error(prop_line(c, parts[first]),
+		   "cpu reservation of %s needs cpu, budget and period together: '%s' is missing",
+		   c->what, parts[missing]);
+	return 0;
+}
+
+static void
+read_cpu(const struct prop_ctx *c, struct node *n)
+{
+	const char *kind;
+
+	n->line_cpu = prop_line(c, "cpu");
+	if (!cpu_complete(c) || prop_string(c, "cpu", &kind) < 0 ||
+	    prop_u32(c, "budget", &n->cpu.budget) < 0 || prop_u32(c, "period", &n->cpu.period) < 0)
+		return;
+	if (!(n->cpu.kind = cpu_kind(kind)))
+		diag_error(n->line_cpu, "unknown cpu kind '%s' of %s (kinds: hard soft deferrable)",
+			   kind, c->what);
+	else if (!n->cpu.period)
+		diag_error(prop_line(c, "period"), "cpu period 0 of %s must be at least 1", c->what);
+	else if (!n->cpu.budget || n->cpu.budget > n->cpu.period)
+		diag_error(prop_line(c, "budget"), "cpu budget %u of %s must be between 1 and its period %u",
+			   n->cpu.budget, c->what, n->cpu.period);
+}
+
+static void
+read_priority(const struct prop_ctx *c, struct node *n)
+{
+	n->priority = 128;
+	if (prop_u32(c, "priority", &n->priority) > 0)
+		prop_range(c, "priority", n->priority, 0, 255);
+}
+
+static void
+read_memory(const struct prop_ctx *c, struct node *n, int required)
+{
+	int got = prop_u32(c, "memory-kib", &n->mem_kib);
+
+	n->line_mem = prop_line(c, "memory-kib");
+	if (!got && required)
+		diag_error(c->line, "%s needs memory-kib%s", c->what,
+			   n->kind == NODE_SUBSYS ? " (only an image's root may leave it out)" : "");
+	else if (got > 0 && n->mem_kib % 4)
+		diag_error(n->line_mem, "memory-kib %u of %s must be a multiple of 4 (pages are 4 KiB)",
+			   n->mem_kib, c->what);
+}
+
+static void
+read_args(const struct prop_ctx *c, struct node *n)
+{
+	size_t len;
+
+	if (prop_string(c, "args", &n->args) > 0 && (len = strlen(n->args)) > ARGS_LEN_MAX)
+		diag_error(prop_line(c, "args"), "args of %s are %zu characters long; at most %d",
+			   c->what, len, ARGS_LEN_MAX);
+}
+
+static void
+read_net(const struct prop_ctx *c, struct node *n)
+{
+	if (prop_cells(c, "net-ports", n->ports, 1, PORTS_MAX, &n->nports,
+		       "must be 1 to 16 port numbers in angle brackets, as in <80 443>") > 0)
+		for (unsigned i = 0; i < n->nports; i++)
+			if (n->ports[i] < 1 || n->ports[i] > 65535)
+				diag_error(prop_line(c, "net-ports"),
+					   "net-port %u of %s must be between 1 and 65535", n->ports[i],
+					   c->what);
+	n->has_kbps = prop_u32(c, "net-kbps", &n->net_kbps) > 0;
+}
+
+static void
+read_subsys(const struct prop_ctx *c, struct node *n)
+{
+	const char *kind = "hard";
+
+	read_program(c, n, "program");
+	n->policy = "fprr";
+	if (prop_string(c, "policy", &n->policy) > 0 && !admit_policy_known(n->policy))
+		diag_error(prop_line(c, "policy"), "unknown policy '%s' of %s (policies: fprr ds edf)",
+			   n->policy, c->what);
+	read_cpu(c, n);
+	read_priority(c, n);
+	read_memory(c, n, n->parent != NULL);
+	n->mem_kind = 1;
+	if (prop_string(c, "memory-kind", &kind) > 0 && strcmp(kind, "hard")) {
+		n->mem_kind = 2;
+		if (strcmp(kind, "soft"))
+			diag_error(prop_line(c, "memory-kind"),
+				   "unknown memory-kind '%s' of %s (kinds: hard soft)", kind, c->what);
+	}
+	read_args(c, n);
+	read_net(c, n);
+	n->repeat = prop_flag(c, "repeat") != 0; /* malformed: reported, still set */
+}
+
+static void
+read_task(const struct prop_ctx *c, struct node *n)
+{
+	if (prop_string(c, "task", &n->program) > 0 && !*n->program)
+		diag_error(prop_line(c, "task"), "entry name of %s is empty", c->what);
+	read_cpu(c, n);
+	read_priority(c, n);
+	prop_u32(c, "arg", &n->arg);
+}
+
+static void
+read_comp(const struct prop_ctx *c, struct node *n)
+{
+	read_program(c, n, "component");
+	read_memory(c, n, 1);
+	read_priority(c, n);
+	read_args(c, n);
+}
+
+/* Subsystems have children; a task or component may not. */
+static void
+read_kids(const void *fdt, int off, const char *path, struct node *n)
+{
+	struct node **tail = &n->kids;
+	char sub[PATH_LEN_MAX];
+	int k;
+
+	fdt_for_each_subnode(k, fdt, off) {
+		node_path(sub, path, fdt_get_name(fdt, k, NULL));
+		if (n->kind != NODE_SUBSYS) {
+			diag_error(lines_node(sub), "%s '%s' cannot have children (found '%s')",
+				   node_kind_name(n->kind), n->name, fdt_get_name(fdt, k, NULL));
+			return;
+		}
+		*tail = node_read(fdt, k, sub, n);
+		tail = &(*tail)->next;
+	}
+}
+
+struct node *
+node_read(const void *fdt, int off, const char *path, struct node *parent)
+{
+	struct node *n = alloc_zero(1, sizeof(*n));
+	struct prop_ctx c = { fdt, off, path, NULL, lines_node(path) };
+	char what[64];
+	int kind;
+
+	snprintf(n->name, sizeof(n->name), "%s", fdt_get_name(fdt, off, NULL));
+	n->line = n->line_cpu = n->line_mem = c.line;
+	n->parent = parent;
+	node_name_check(fdt_get_name(fdt, off, NULL), c.line);
+	if ((kind = read_kind(&c, n->name)) < 0)
+		return n;
+	n->kind = (enum node_kind)kind;
+	n->depth = !parent ? 0 : parent->depth + (n->kind == NODE_SUBSYS);
+	snprintf(what, sizeof(what), "%s '%s'", node_kind_name(n->kind), n->name);
+	c.what = what;
+	prop_unknown(&c, known_props[n->kind]);
+	if (n->kind == NODE_SUBSYS)
+		read_subsys(&c, n);
+	else if (n->kind == NODE_TASK)
+		read_task(&c, n);
+	else
+		read_comp(&c, n);
+	read_kids(fdt, off, path, n);
+	return n;
+}

@@ -1,0 +1,170 @@
+/*
+ * invoke - thread-migration invocation tests.  One program, four roles chosen by args:
+ *   b, c     passive servers for the nested chain client -> b -> c -> b -> client
+ *   faulty   a server whose operations divide by zero or write through a wild pointer
+ *   client   runs the cases and prints one "test ..." line each
+ */
+#include "rm/export.h"
+#include "rm/parent.h"
+#include "rm/report.h"
+#include "rm/runtime.h"
+#include "rm/desc.h"
+
+#include <stdio.h>
+#include <string.h>
+
+enum { OP_NEST = 1, OP_INNER = 2, OP_ECHO = 3, OP_DIV0 = 4, OP_WILD = 5 };
+
+static long peer; /* capability to the next server of the chain */
+
+/* Connect to a sibling, waiting (yielding) until it has registered its entry. */
+static long
+connect_ready(const char *name)
+{
+	long cap = HR_ENOENT;
+
+	for (int i = 0; i < 1000; i++) {
+		if (cap < 0)
+			cap = pi_connect(name);
+		if (cap >= 0 && hr_invoke(cap, OP_ECHO, 7, 0, 0) == 7)
+			return cap;
+		pi_yield();
+	}
+	return cap < 0 ? cap : HR_ENOENT;
+}
+
+/* b: the chain's first hop.  Its answer encodes who called whom. */
+static long
+b_nest(long a1, long a2, long a3, uint64_t badge, uint32_t caller)
+{
+	(void)a1, (void)a2, (void)a3, (void)badge;
+	long r = hr_invoke(peer, OP_NEST, 0, 0, 0);
+	return r < 0 ? r : r * 1000 + caller;
+}
+
+/* b: the innermost hop, reached from c. */
+static long
+b_inner(long a1, long a2, long a3, uint64_t badge, uint32_t caller)
+{
+	(void)a1, (void)a2, (void)a3, (void)badge;
+	return caller;
+}
+
+/* c: calls back into b. */
+static long
+c_nest(long a1, long a2, long a3, uint64_t badge, uint32_t caller)
+{
+	(void)a1, (void)a2, (void)a3, (void)badge;
+	long r = hr_invoke(peer, OP_INNER, 0, 0, 0);
+	return r < 0 ? r : r * 1000 + caller;
+}
+
+static long
+echo(long a1, long a2, long a3, uint64_t badge, uint32_t caller)
+{
+	(void)a2, (void)a3, (void)badge, (void)caller;
+	return a1;
+}
+
+static long
+div0(long a1, long a2, long a3, uint64_t badge, uint32_t caller)
+{
+	volatile long zero = a1 - a1;
+	(void)a2, (void)a3, (void)badge, (void)caller;
+	return a1 / zero;
+}
+
+static long
+wild(long a1, long a2, long a3, uint64_t badge, uint32_t caller)
+{
+	(void)a2, (void)a3, (void)badge, (void)caller;
+	*(volatile long *)(0xdead0000ul + (unsigned long)a1) = 1;
+	return 0;
+}
+
+static int
+serve(const char *role)
+{
+	/* echo first (peers wait for it), the chain once our own peer is connected */
+	hr_export(OP_ECHO, echo);
+	if (!strcmp(role, "b")) {
+		peer = connect_ready("inv-c");
+		hr_export(OP_INNER, b_inner);
+		hr_export(OP_NEST, b_nest);
+	} else if (!strcmp(role, "c")) {
+		peer = connect_ready("inv-b");
+		hr_export(OP_NEST, c_nest);
+	} else if (!strcmp(role, "faulty")) {
+		hr_export(OP_DIV0, div0);
+		hr_export(OP_WILD, wild);
+	}
+	hr_serve();
+}
+
+static void
+test_nested(long b)
+{
+	long me = hr_bootinfo()->comp_id, r = HR_ENOSYS;
+
+	/* the servers export the chain once they are connected to each other */
+	for (int i = 0; i < 1000 && r == HR_ENOSYS; i++)
+		if ((r = hr_invoke(b, OP_NEST, 0, 0, 0)) == HR_ENOSYS)
+			pi_yield();
+	long at_b = r % 1000, at_c = r / 1000 % 1000, at_inner = r / 1000000;
+
+	hr_report("invoke_nested_a_b_c_b_a", r > 0, "chain returned %ld (%s)", r, hr_strerror(r));
+	hr_report("invoke_callee_learns_caller",
+		  r > 0 && at_b == me && at_c != me && at_inner != me && at_c != at_inner && at_c && at_inner,
+		  "b saw %ld, c saw %ld, b (inner) saw %ld; we are %ld", at_b, at_c, at_inner, me);
+}
+
+static void
+test_bad_caps(long b)
+{
+	hr_report_eq("invoke_rejects_self_slot", hr_invoke(0, OP_ECHO, 1, 0, 0), HR_ECAP);
+	hr_report_eq("invoke_rejects_empty_slot", hr_invoke(60, OP_ECHO, 1, 0, 0), HR_ECAP);
+	hr_report_eq("invoke_rejects_slot_out_of_range", hr_invoke(100000, OP_ECHO, 1, 0, 0), HR_ECAP);
+	hr_report_eq("invoke_rejects_negative_slot", hr_invoke(-1, OP_ECHO, 1, 0, 0), HR_ECAP);
+	hr_report_eq("invoke_unknown_operation_is_refused_by_callee", hr_invoke(b, 99, 0, 0, 0), HR_ENOSYS);
+	hr_report_eq("invoke_still_works_after_bad_caps", hr_invoke(b, OP_ECHO, 1234, 0, 0), 1234);
+}
+
+static void
+test_fault(const char *server, int op, const char *name, long b)
+{
+	char n[64];
+	long f = connect_ready(server), r, again;
+
+	r = f < 0 ? f : hr_invoke(f, op, 8, 0, 0);
+	hr_report(name, r == HR_EFAULTED, "got %ld (%s)", r, hr_strerror(r));
+	again = hr_invoke(f, OP_ECHO, 5, 0, 0);
+	snprintf(n, sizeof(n), "%s_stays_faulted", name);
+	/* the callee is marked faulted; once its parent has reclaimed it the cap is stale */
+	hr_report(n, again == HR_EFAULTED || again == HR_ECAP, "got %ld (%s)", again, hr_strerror(again));
+	snprintf(n, sizeof(n), "%s_caller_continues", name);
+	hr_report_eq(n, hr_invoke(b, OP_ECHO, 77, 0, 0), 77);
+}
+
+static int
+client(void)
+{
+	long b = connect_ready("inv-b");
+
+	if (!hr_report("invoke_connect_to_sibling", b >= 0, "%s", hr_strerror(b)))
+		return 1;
+	test_nested(b);
+	test_bad_caps(b);
+	test_fault("faulty1", OP_DIV0, "fault_division_by_zero_in_callee", b);
+	test_fault("faulty2", OP_WILD, "fault_wild_pointer_in_callee", b);
+	return 0;
+}
+
+int
+hr_main(void)
+{
+	const char *role = desc_args();
+
+	if (!strcmp(role, "client"))
+		return client();
+	return serve(role);
+}

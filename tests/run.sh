@@ -1,0 +1,109 @@
+#!/bin/bash
+# tests/run.sh - every test of the distribution, in three tiers, one line per case:
+#   host      unit tests of pure code under ASan/UBSan (build/htest/*)
+#   manifest  the image builder against good and bad manifests (images/test/run.sh)
+#   image     images booted in QEMU; tests/images/NAME.expect lists the cases image NAME
+#             must report as "test CASE: ok" (a missing case fails), and its root must
+#             finish; any "test CASE: FAIL" fails too
+# The last line is "N passed, N failed"; the exit status is non-zero on any failure.
+# Usage: tests/run.sh [host|manifest|image]...   (default: all tiers)
+# Run by `make test`, which builds everything first.
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=$top/build
+logs=$build/test-logs
+passed=0
+failed=0
+mkdir -p "$logs"
+
+# Count the "N passed, N failed" line of a tier's output and show its case lines.
+tally() {
+	local out=$1 line p f
+	grep -v -E '^[0-9]+ passed, [0-9]+ failed$' "$out"
+	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$out" | tail -1)
+	if [ -z "$line" ]; then
+		echo "FAIL $2: no result line"
+		failed=$((failed + 1))
+		return
+	fi
+	p=${line%% passed*}
+	f=${line#*, }
+	f=${f%% failed*}
+	passed=$((passed + p))
+	failed=$((failed + f))
+}
+
+tier_host() {
+	local t out
+	for t in "$build"/htest/*; do
+		out=$logs/host-$(basename "$t").log
+		"$t" >"$out" 2>&1
+		sed -i "s/^\(ok  \|FAIL\) /\1 host $(basename "$t") /" "$out"
+		tally "$out" "host $(basename "$t")"
+	done
+}
+
+tier_manifest() {
+	local out=$logs/manifest.log
+	bash "$top/images/test/run.sh" "$build/host/hrimage" >"$out" 2>&1
+	tally "$out" manifest
+}
+
+# Boot one image and judge its console against its .expect list.
+judge_image() {
+	local name=$1 expect=$2 log=$logs/image-$1.log out=$logs/image-$1.result
+	local timeout_s=120 p=0 f=0 c
+	# shellcheck disable=SC1090
+	[ -f "$build/images/$name/image.env" ] && . "$build/images/$name/image.env" && timeout_s=${TIMEOUT_S:-120}
+	bash "$top/images/run.sh" "$build/images/$name/$name.iso" --timeout "$timeout_s" >"$log" 2>&1
+	local rc=$?
+	: >"$out"
+	while read -r c; do
+		[ -z "$c" ] && continue
+		if grep -a -q "^test $c: ok" "$log"; then
+			echo "ok   image $name $c" >>"$out"
+			p=$((p + 1))
+		else
+			echo "FAIL image $name $c: $(grep -a "^test $c:" "$log" | head -1 || true)" >>"$out"
+			f=$((f + 1))
+		fi
+	done <"$expect"
+	if grep -a -q "^\[root\] finished" "$log"; then
+		echo "ok   image $name finished" >>"$out"
+		p=$((p + 1))
+	else
+		echo "FAIL image $name finished: the root never finished (QEMU exit $rc; log $log)" >>"$out"
+		f=$((f + 1))
+	fi
+	grep -a "^test .*: FAIL" "$log" | while read -r l; do echo "FAIL image $name unexpected: $l"; done >>"$out"
+	f=$((f + $(grep -a -c "^test .*: FAIL" "$log")))
+	echo "$p passed, $f failed" >>"$out"
+}
+
+# Images boot two at a time: the machine has two cores and QEMU TCG uses one each.
+tier_image() {
+	local e name n=0
+	for e in "$top"/tests/images/*.expect; do
+		name=$(basename "$e" .expect)
+		judge_image "$name" "$e" &
+		n=$((n + 1))
+		[ $((n % 2)) = 0 ] && wait
+	done
+	wait
+	for e in "$top"/tests/images/*.expect; do
+		name=$(basename "$e" .expect)
+		tally "$logs/image-$name.result" "image $name"
+	done
+}
+
+tiers=("$@")
+[ ${#tiers[@]} = 0 ] && tiers=(host manifest image)
+for t in "${tiers[@]}"; do
+	case $t in
+	host | manifest | image) "tier_$t" ;;
+	*) echo "unknown tier '$t' (tiers: host manifest image)" >&2; exit 2 ;;
+	esac
+done
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
