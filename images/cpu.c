@@ -36,7 +36,8 @@ check_unsupplied(const struct node *s)
 		if (k->kind == NODE_COMP || !guaranteed(&k->cpu))
 			continue;
 		diag_error(k->line_cpu,
-			   "child '%s' asks for guaranteed cpu (%s) but parent '%s' has none to give (%s)",
+			   "child '%s' asks for guaranteed cpu (%s) but parent '%s' has none to "
+			   "give (%s)",
 			   k->name, cpu_describe(&k->cpu, want, sizeof(want)), s->name,
 			   cpu_describe(&s->cpu, have, sizeof(have)));
 		return;
@@ -53,11 +54,14 @@ check_admission(const struct node *s, struct admit_supply supply)
 	for (const struct node *k = s->kids; k && n < 256; k = k->next) {
 		if (k->kind == NODE_COMP || k->cpu.kind == RES_NONE)
 			continue;
-		set[n++] = (struct admit_res){ k->cpu.kind, k->cpu.budget, k->cpu.period, k->priority };
+		set[n++] = (struct admit_res){ k->cpu.kind, k->cpu.budget, k->cpu.period,
+					       k->priority };
 		if (!admit_cpu(s->policy, set, n, supply, why, sizeof(why)))
 			continue;
-		diag_error(k->line_cpu, "child '%s' (%s) is not admitted by parent '%s' under policy %s: %s",
-			   k->name, cpu_describe(&k->cpu, want, sizeof(want)), s->name, s->policy, why);
+		diag_error(k->line_cpu,
+			   "child '%s' (%s) is not admitted by parent '%s' under policy %s: %s",
+			   k->name, cpu_describe(&k->cpu, want, sizeof(want)), s->name, s->policy,
+			   why);
 		return;
 	}
 }

@@ -36,7 +36,7 @@ w_u32(struct writer *w, const char *name, uint32_t v)
 static void
 w_str(struct writer *w, const char *name, const char *s)
 {
-	w_raw(w, name, s, (int)strlen(s) + 1);
+	w_raw(w, name, s, (int) strlen(s) + 1);
 }
 
 static void
@@ -46,7 +46,7 @@ w_cells(struct writer *w, const char *name, const uint32_t *v, unsigned n)
 
 	for (unsigned i = 0; i < n; i++)
 		cells[i] = cpu_to_fdt32(v[i]);
-	w_raw(w, name, cells, (int)(n * 4));
+	w_raw(w, name, cells, (int) (n * 4));
 }
 
 static void
@@ -73,7 +73,7 @@ w_modules(struct writer *w, const struct node *s)
 		memcpy(buf + len, mods[i], l);
 		len += l;
 	}
-	w_raw(w, "modules", buf, (int)len);
+	w_raw(w, "modules", buf, (int) len);
 }
 
 static void
@@ -84,7 +84,7 @@ w_subsys(struct writer *w, const struct image *img, const struct node *n)
 	w_str(w, "policy", n->policy);
 	w_cpu(w, n);
 	w_u32(w, "priority", n->priority);
-	w_u32(w, "memory-pages", n->parent ? (uint32_t)n->mem_pages : memory_usable_pages(img));
+	w_u32(w, "memory-pages", n->parent ? (uint32_t) n->mem_pages : memory_usable_pages(img));
 	w_u32(w, "memory-kind", n->mem_kind);
 	if (n->args)
 		w_str(w, "args", n->args);
@@ -116,7 +116,7 @@ w_node(struct writer *w, const struct image *img, const struct node *n)
 	} else {
 		w_str(w, "type", "component");
 		w_str(w, "program", n->program);
-		w_u32(w, "memory-pages", (uint32_t)n->mem_pages);
+		w_u32(w, "memory-pages", (uint32_t) n->mem_pages);
 		w_u32(w, "priority", n->priority);
 		if (n->args)
 			w_str(w, "args", n->args);
@@ -131,7 +131,7 @@ void *
 desc_build(const struct image *img, size_t *size)
 {
 	for (int cap = 16384; cap <= (1 << 26); cap *= 2) {
-		struct writer w = { alloc_zero(1, (size_t)cap), 0 };
+		struct writer w = { alloc_zero(1, (size_t) cap), 0 };
 		w.err = fdt_create(w.fdt, cap);
 		if (!w.err)
 			w.err = fdt_finish_reservemap(w.fdt);

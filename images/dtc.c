@@ -24,10 +24,10 @@ slurp(FILE *f, size_t *len)
 	fflush(f);
 	if (fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET))
 		diag_fatal("cannot read dtc's output: %s", strerror(errno));
-	if (!(buf = malloc((size_t)n + 1)) || fread(buf, 1, (size_t)n, f) != (size_t)n)
+	if (!(buf = malloc((size_t) n + 1)) || fread(buf, 1, (size_t) n, f) != (size_t) n)
 		diag_fatal("cannot read dtc's output");
 	buf[n] = 0;
-	*len = (size_t)n;
+	*len = (size_t) n;
 	return buf;
 }
 
@@ -63,7 +63,7 @@ run(char *const argv[], char **out, size_t *out_len, char **err)
 static void
 report(int line, const char *msg)
 {
-	diag_error(line, "%c%s", tolower((unsigned char)msg[0]), msg + 1);
+	diag_error(line, "%c%s", tolower((unsigned char) msg[0]), msg + 1);
 }
 
 /* dtc's checks: "PATH: Duplicate node name" or "PATH:PROP: Duplicate property name". */
@@ -109,12 +109,12 @@ translate(const char *path, char *l)
 		if (!*q || !q[1])
 			return;
 		if (strncmp(q, " ERROR (", 8))
-			return report((int)line, q + 1);
+			return report((int) line, q + 1);
 		check = q + 8;
 		if (!(q = strstr(check, "): ")))
-			return report((int)line, check);
+			return report((int) line, check);
 		*q = 0;
-		return report_check((int)line, check, q + 3);
+		return report_check((int) line, check, q + 3);
 	}
 	if (!strncmp(l, "FATAL ERROR: ", 13) && !diag_count())
 		report(0, l + 13);
@@ -142,9 +142,10 @@ translate_all(const char *path, const char *err)
 int
 dtc_compile(const char *path, struct dtc_out *out)
 {
-	char *dts_argv[] = { "dtc", "-q", "-I", "dts", "-O", "dts", "-T", "-T", (char *)path, 0 };
-	char *forced_argv[] = { "dtc", "-f", "-q", "-I", "dts", "-O", "dts", "-T", "-T", (char *)path, 0 };
-	char *dtb_argv[] = { "dtc", "-q", "-I", "dts", "-O", "dtb", (char *)path, 0 };
+	char *dts_argv[] = { "dtc", "-q", "-I", "dts", "-O", "dts", "-T", "-T", (char *) path, 0 };
+	char *forced_argv[] = { "dtc", "-f", "-q", "-I",	  "dts", "-O",
+				"dts", "-T", "-T", (char *) path, 0 };
+	char *dtb_argv[] = { "dtc", "-q", "-I", "dts", "-O", "dtb", (char *) path, 0 };
 	size_t len;
 	char *err, *ignored;
 

@@ -9,9 +9,9 @@
 #include <stddef.h>
 
 struct dtc_out {
-	char *dtb;       /* the flattened tree */
+	char *dtb; /* the flattened tree */
 	size_t dtb_len;
-	char *dts;       /* `dtc -O dts -T -T`: the source with line annotations, NUL-terminated */
+	char *dts; /* `dtc -O dts -T -T`: the source with line annotations, NUL-terminated */
 };
 
 /*

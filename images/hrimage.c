@@ -25,7 +25,8 @@ struct opts {
 };
 
 static const char usage[] =
-	"usage: hrimage MANIFEST --programs DIR (--check | --list | --default | --out DIR [--image NAME])\n"
+	"usage: hrimage MANIFEST --programs DIR (--check | --list | --default | --out DIR [--image "
+	"NAME])\n"
 	"  --programs DIR  where the built programs are (NAME.elf)\n"
 	"  --check         validate only\n"
 	"  --list          print the name of every image that can be built (sweeps expanded)\n"
@@ -56,7 +57,9 @@ parse_args(int argc, char **argv, struct opts *o)
 			o->image = value(argc, argv, &i);
 		} else if (!strcmp(argv[i], "--list") || !strcmp(argv[i], "--default") ||
 			   !strcmp(argv[i], "--check")) {
-			*(argv[i][2] == 'l' ? &o->list : argv[i][2] == 'd' ? &o->dflt : &o->check) = 1;
+			*(argv[i][2] == 'l'   ? &o->list
+			  : argv[i][2] == 'd' ? &o->dflt
+					      : &o->check) = 1;
 		} else if (argv[i][0] == '-' || o->manifest) {
 			diag_fatal("unexpected argument '%s'\n%s", argv[i], usage);
 		} else {

@@ -64,15 +64,18 @@ image_check(struct image *img)
 	snprintf(context, sizeof(context), "in image '%s'", img->name);
 	diag_context(img->generated ? context : NULL);
 	if (deep)
-		diag_error(deep->line, "subsystem '%s' is at depth %u but the deepest allowed is %d, counting the root as 0",
+		diag_error(deep->line,
+			   "subsystem '%s' is at depth %u but the deepest allowed is %d, counting "
+			   "the root as 0",
 			   deep->name, deep->depth, HR_DEPTH_MAX);
 	if (modules > HR_MODULES_MAX)
 		diag_error(img->line,
-			   "the image needs %u boot modules (%u programs and the descriptor) but the kernel passes at most %d",
+			   "the image needs %u boot modules (%u programs and the descriptor) but "
+			   "the kernel passes at most %d",
 			   modules, modules - 1, HR_MODULES_MAX);
 	if (desc_pages > HR_DESC_MAX_PAGES)
 		diag_error(img->line, "the image's descriptor is %llu pages; at most %llu fit",
-			   (unsigned long long)desc_pages, HR_DESC_MAX_PAGES);
+			   (unsigned long long) desc_pages, HR_DESC_MAX_PAGES);
 	memory_check(img, desc_pages);
 	cpu_check(img);
 	diag_context(NULL);

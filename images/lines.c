@@ -122,7 +122,8 @@ open_node(const char *s, const char *end, int line)
 		saved[depth] = len;
 	depth++;
 	if (!(end - 2 - name == 1 && *name == '/'))
-		snprintf(path_buf + len, sizeof(path_buf) - len, "/%.*s", (int)(end - 2 - name), name);
+		snprintf(path_buf + len, sizeof(path_buf) - len, "/%.*s", (int) (end - 2 - name),
+			 name);
 	add(cur_path(), NULL, 0, line, 0);
 }
 

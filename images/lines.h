@@ -9,11 +9,11 @@
 /* How a property's value was written: a blob alone cannot tell "abc" from <0x61626300>. */
 enum lines_form {
 	FORM_UNKNOWN = 0,
-	FORM_EMPTY = 1,   /* `name;` */
-	FORM_STRING = 2,  /* "..." */
-	FORM_CELLS = 4,   /* <...> of 32-bit cells */
-	FORM_OTHER = 8,   /* [bytes], /bits/ N <...>, &reference */
-	FORM_MANY = 16,   /* more than one comma-separated piece */
+	FORM_EMPTY = 1,	 /* `name;` */
+	FORM_STRING = 2, /* "..." */
+	FORM_CELLS = 4,	 /* <...> of 32-bit cells */
+	FORM_OTHER = 8,	 /* [bytes], /bits/ N <...>, &reference */
+	FORM_MANY = 16,	 /* more than one comma-separated piece */
 };
 
 /*

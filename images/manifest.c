@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const image_props[] = { "default", "description", "hz", "memory-mib",
+static const char *const image_props[] = { "default",	"description", "hz", "memory-mib",
 					   "timeout-s", "depth-sweep", NULL };
 
 static void
@@ -62,11 +62,13 @@ read_root(const void *fdt, int off, const char *path, struct image *img)
 	char sub[PATH_LEN_MAX];
 	int k;
 
-	fdt_for_each_subnode(k, fdt, off) {
+	fdt_for_each_subnode(k, fdt, off)
+	{
 		node_path(sub, path, fdt_get_name(fdt, k, NULL));
 		if (img->root) {
 			diag_error(lines_node(sub),
-				   "image '%s' has a second root '%s': an image has exactly one root subsystem",
+				   "image '%s' has a second root '%s': an image has exactly one "
+				   "root subsystem",
 				   img->name, fdt_get_name(fdt, k, NULL));
 			return;
 		}
@@ -75,11 +77,13 @@ read_root(const void *fdt, int off, const char *path, struct image *img)
 	if (!img->root)
 		diag_error(img->line, "image '%s' has no root subsystem", img->name);
 	else if (img->root->kind != NODE_SUBSYS)
-		diag_error(img->root->line, "the root '%s' of image '%s' must be a subsystem, not a %s",
+		diag_error(img->root->line,
+			   "the root '%s' of image '%s' must be a subsystem, not a %s",
 			   img->root->name, img->name, node_kind_name(img->root->kind));
 	else if (img->root->cpu.kind)
 		diag_error(img->root->line_cpu,
-			   "the root '%s' of image '%s' has the whole CPU; it takes no cpu reservation",
+			   "the root '%s' of image '%s' has the whole CPU; it takes no cpu "
+			   "reservation",
 			   img->root->name, img->name);
 }
 
@@ -101,11 +105,12 @@ check_repeat(struct image *img)
 	unsigned n = find_repeats(img->root, r, 0);
 
 	if (img->sweep && n == 0)
-		diag_error(img->line_sweep, "image '%s' has depth-sweep but no subsystem with 'repeat'",
-			   img->name);
+		diag_error(img->line_sweep,
+			   "image '%s' has depth-sweep but no subsystem with 'repeat'", img->name);
 	else if (img->sweep && n > 1)
 		diag_error(r[1]->line,
-			   "image '%s' repeats both '%s' and '%s': a sweep repeats exactly one subsystem",
+			   "image '%s' repeats both '%s' and '%s': a sweep repeats exactly one "
+			   "subsystem",
 			   img->name, r[0]->name, r[1]->name);
 	else if (n && !img->sweep)
 		diag_error(r[0]->line, "'repeat' on '%s' needs depth-sweep on its image '%s'",
@@ -115,7 +120,8 @@ check_repeat(struct image *img)
 			   img->name);
 	if (img->sweep && img->is_default)
 		diag_error(img->line_default,
-			   "image '%s' has depth-sweep: it is not built itself and cannot be the default",
+			   "image '%s' has depth-sweep: it is not built itself and cannot be the "
+			   "default",
 			   img->name);
 }
 
@@ -150,7 +156,8 @@ check_default(struct image *list, int line_top)
 		if (!i->is_default)
 			continue;
 		if (first)
-			diag_error(i->line_default, "image '%s' is marked default but image '%s' already is",
+			diag_error(i->line_default,
+				   "image '%s' is marked default but image '%s' already is",
 				   i->name, first->name);
 		else
 			first = i;
@@ -171,7 +178,8 @@ manifest_read(const void *fdt)
 	if (!top.line)
 		top.line = 1;
 	prop_unknown(&top, none);
-	fdt_for_each_subnode(off, fdt, 0) {
+	fdt_for_each_subnode(off, fdt, 0)
+	{
 		*tail = read_image(fdt, off);
 		tail = &(*tail)->next;
 	}

@@ -9,14 +9,14 @@
 
 #include <stdint.h>
 
-#define NAME_LEN_MAX 31   /* node and image names; the kernel's HR_NAME_MAX less the NUL */
+#define NAME_LEN_MAX 31 /* node and image names; the kernel's HR_NAME_MAX less the NUL */
 #define ARGS_LEN_MAX 255
-#define PORTS_MAX 16
+#define PORTS_MAX    16
 
 enum node_kind { NODE_SUBSYS, NODE_TASK, NODE_COMP };
 
 struct cpu_res {
-	uint32_t kind;   /* enum res_kind (policies/admit.h); RES_NONE: best effort */
+	uint32_t kind;	 /* enum res_kind (policies/admit.h); RES_NONE: best effort */
 	uint32_t budget; /* ticks */
 	uint32_t period; /* ticks */
 };
@@ -29,18 +29,18 @@ struct node {
 	char name[NAME_LEN_MAX + 1];
 	enum node_kind kind;
 	int line, line_cpu, line_mem; /* of the node, its cpu and memory-kib properties */
-	const char *program; /* subsystem and component: program; task: entry name */
-	const char *policy;  /* subsystem: "fprr", "ds" or "edf" */
-	const char *args;    /* NULL if absent */
+	const char *program;	      /* subsystem and component: program; task: entry name */
+	const char *policy;	      /* subsystem: "fprr", "ds" or "edf" */
+	const char *args;	      /* NULL if absent */
 	struct cpu_res cpu;
 	uint32_t priority, arg, mem_kind, net_kbps;
 	uint32_t ports[PORTS_MAX];
 	unsigned nports;
 	int has_kbps, repeat;
 	uint32_t mem_kib;   /* declared; 0 if absent (only the root may leave it out) */
-	int mem_grow;       /* outer sweep copy: memory-kib is a minimum, memory.c raises it */
+	int mem_grow;	    /* outer sweep copy: memory-kib is a minimum, memory.c raises it */
 	uint64_t mem_pages; /* the reservation in pages, set by memory.c */
-	unsigned depth;     /* scheduler depth; the root is 0 */
+	unsigned depth;	    /* scheduler depth; the root is 0 */
 	struct node *parent, *kids, *next; /* kids in manifest order, linked by next */
 };
 
@@ -48,12 +48,12 @@ struct image {
 	char name[NAME_LEN_MAX + 1];
 	int line, line_default, line_sweep;
 	int is_default, sweep;
-	int generated;       /* by a depth sweep: its lines are the template's */
+	int generated; /* by a depth sweep: its lines are the template's */
 	uint32_t hz, memory_mib, timeout_s, sweep_lo, sweep_hi;
 	const char *description;
 	struct node *root;
-	int bad;             /* reading it found an error: later checks skip it */
-	struct image *next;  /* in manifest order */
+	int bad;	    /* reading it found an error: later checks skip it */
+	struct image *next; /* in manifest order */
 };
 
 /*

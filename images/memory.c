@@ -14,12 +14,12 @@
 #include "tree.h"
 #include "kernel/abi/hr_layout.h"
 
-#define KIB(pages) ((unsigned long long)(pages) * (HR_PAGE_SIZE / 1024))
+#define KIB(pages) ((unsigned long long) (pages) * (HR_PAGE_SIZE / 1024))
 
 uint32_t
 memory_usable_pages(const struct image *img)
 {
-	return (uint32_t)((uint64_t)img->memory_mib * 256 * MEMORY_USABLE_PERCENT / 100);
+	return (uint32_t) ((uint64_t) img->memory_mib * 256 * MEMORY_USABLE_PERCENT / 100);
 }
 
 /* What a program needs to run at all: image, stack, boot info, descriptor, minimum heap. */
@@ -81,7 +81,8 @@ static void
 report_overhead(const struct node *s, uint64_t desc_pages)
 {
 	diag_error(s->line_mem,
-		   "subsystem '%s' needs %llu KiB for itself (program %llu, stack %llu, boot info %llu, "
+		   "subsystem '%s' needs %llu KiB for itself (program %llu, stack %llu, boot info "
+		   "%llu, "
 		   "descriptor %llu, modules %llu, heap %llu, services %llu) but has %llu KiB",
 		   s->name, KIB(overhead(s, desc_pages)), KIB(prog_find(s->program)->image_pages),
 		   KIB(HR_STACK_PAGES), KIB(CTOR_BOOTINFO), KIB(desc_pages), KIB(module_pages(s)),
@@ -92,9 +93,11 @@ static void
 check_component(const struct node *c, uint64_t desc_pages)
 {
 	if (base_pages(c->program, desc_pages) > c->mem_pages)
-		diag_error(c->line_mem,
-			   "component '%s' needs at least %llu KiB for program '%s' but has %llu KiB",
-			   c->name, KIB(base_pages(c->program, desc_pages)), c->program, KIB(c->mem_pages));
+		diag_error(
+			c->line_mem,
+			"component '%s' needs at least %llu KiB for program '%s' but has %llu KiB",
+			c->name, KIB(base_pages(c->program, desc_pages)), c->program,
+			KIB(c->mem_pages));
 }
 
 /* Top down, in manifest order: S itself, then each child against what is left. */
@@ -110,7 +113,8 @@ check(const struct node *s, uint64_t desc_pages)
 		if (k->kind == NODE_TASK)
 			continue;
 		if (k->mem_pages > left) {
-			diag_error(k->line_mem, "child '%s' asks for %llu KiB but parent '%s' has %llu KiB left",
+			diag_error(k->line_mem,
+				   "child '%s' asks for %llu KiB but parent '%s' has %llu KiB left",
 				   k->name, KIB(k->mem_pages), s->name, KIB(left));
 			return;
 		}
@@ -130,7 +134,8 @@ memory_check(struct image *img, uint64_t desc_pages)
 	fill(root, img, desc_pages);
 	if (root->mem_kib / 4 > memory_usable_pages(img))
 		diag_error(root->line_mem,
-			   "root '%s' asks for %u KiB but image '%s' has %llu KiB of usable RAM (%d%% of memory-mib %u)",
+			   "root '%s' asks for %u KiB but image '%s' has %llu KiB of usable RAM "
+			   "(%d%% of memory-mib %u)",
 			   root->name, root->mem_kib, img->name, KIB(memory_usable_pages(img)),
 			   MEMORY_USABLE_PERCENT, img->memory_mib);
 	else

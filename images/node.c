@@ -64,7 +64,8 @@ read_kind(const struct prop_ctx *c, const char *name)
 			continue;
 		if (kind >= 0) {
 			diag_error(prop_line(c, kind_prop[k]),
-				   "node '%s' has both '%s' and '%s': a node is one subsystem, task or component",
+				   "node '%s' has both '%s' and '%s': a node is one subsystem, "
+				   "task or component",
 				   name, kind_prop[kind], kind_prop[k]);
 			return -1;
 		}
@@ -72,7 +73,8 @@ read_kind(const struct prop_ctx *c, const char *name)
 	}
 	if (kind < 0)
 		diag_error(c->line,
-			   "node '%s' is not a subsystem, task or component: it needs 'program', 'task' or 'component'",
+			   "node '%s' is not a subsystem, task or component: it needs 'program', "
+			   "'task' or 'component'",
 			   name);
 	return kind;
 }
@@ -88,8 +90,8 @@ read_program(const struct prop_ctx *c, struct node *n, const char *prop)
 		diag_error(prop_line(c, prop), "unknown program '%s' (programs: %s)", n->program,
 			   prog_names());
 	else if (p->why)
-		diag_error(prop_line(c, prop), "program '%s' (%s.elf) cannot be loaded: %s", n->program,
-			   n->program, p->why);
+		diag_error(prop_line(c, prop), "program '%s' (%s.elf) cannot be loaded: %s",
+			   n->program, n->program, p->why);
 }
 
 static uint32_t
@@ -138,10 +140,12 @@ read_cpu(const struct prop_ctx *c, struct node *n)
 		diag_error(n->line_cpu, "unknown cpu kind '%s' of %s (kinds: hard soft deferrable)",
 			   kind, c->what);
 	else if (!n->cpu.period)
-		diag_error(prop_line(c, "period"), "cpu period 0 of %s must be at least 1", c->what);
+		diag_error(prop_line(c, "period"), "cpu period 0 of %s must be at least 1",
+			   c->what);
 	else if (!n->cpu.budget || n->cpu.budget > n->cpu.period)
-		diag_error(prop_line(c, "budget"), "cpu budget %u of %s must be between 1 and its period %u",
-			   n->cpu.budget, c->what, n->cpu.period);
+		diag_error(prop_line(c, "budget"),
+			   "cpu budget %u of %s must be between 1 and its period %u", n->cpu.budget,
+			   c->what, n->cpu.period);
 }
 
 static void
@@ -160,9 +164,11 @@ read_memory(const struct prop_ctx *c, struct node *n, int required)
 	n->line_mem = prop_line(c, "memory-kib");
 	if (!got && required)
 		diag_error(c->line, "%s needs memory-kib%s", c->what,
-			   n->kind == NODE_SUBSYS ? " (only an image's root may leave it out)" : "");
+			   n->kind == NODE_SUBSYS ? " (only an image's root may leave it out)"
+						  : "");
 	else if (got > 0 && n->mem_kib % 4)
-		diag_error(n->line_mem, "memory-kib %u of %s must be a multiple of 4 (pages are 4 KiB)",
+		diag_error(n->line_mem,
+			   "memory-kib %u of %s must be a multiple of 4 (pages are 4 KiB)",
 			   n->mem_kib, c->what);
 }
 
@@ -184,8 +190,8 @@ read_net(const struct prop_ctx *c, struct node *n)
 		for (unsigned i = 0; i < n->nports; i++)
 			if (n->ports[i] < 1 || n->ports[i] > 65535)
 				diag_error(prop_line(c, "net-ports"),
-					   "net-port %u of %s must be between 1 and 65535", n->ports[i],
-					   c->what);
+					   "net-port %u of %s must be between 1 and 65535",
+					   n->ports[i], c->what);
 	n->has_kbps = prop_u32(c, "net-kbps", &n->net_kbps) > 0;
 }
 
@@ -197,8 +203,8 @@ read_subsys(const struct prop_ctx *c, struct node *n)
 	read_program(c, n, "program");
 	n->policy = "fprr";
 	if (prop_string(c, "policy", &n->policy) > 0 && !admit_policy_known(n->policy))
-		diag_error(prop_line(c, "policy"), "unknown policy '%s' of %s (policies: fprr ds edf)",
-			   n->policy, c->what);
+		diag_error(prop_line(c, "policy"),
+			   "unknown policy '%s' of %s (policies: fprr ds edf)", n->policy, c->what);
 	read_cpu(c, n);
 	read_priority(c, n);
 	read_memory(c, n, n->parent != NULL);
@@ -207,7 +213,8 @@ read_subsys(const struct prop_ctx *c, struct node *n)
 		n->mem_kind = 2;
 		if (strcmp(kind, "soft"))
 			diag_error(prop_line(c, "memory-kind"),
-				   "unknown memory-kind '%s' of %s (kinds: hard soft)", kind, c->what);
+				   "unknown memory-kind '%s' of %s (kinds: hard soft)", kind,
+				   c->what);
 	}
 	read_args(c, n);
 	read_net(c, n);
@@ -241,7 +248,8 @@ read_kids(const void *fdt, int off, const char *path, struct node *n)
 	char sub[PATH_LEN_MAX];
 	int k;
 
-	fdt_for_each_subnode(k, fdt, off) {
+	fdt_for_each_subnode(k, fdt, off)
+	{
 		node_path(sub, path, fdt_get_name(fdt, k, NULL));
 		if (n->kind != NODE_SUBSYS) {
 			diag_error(lines_node(sub), "%s '%s' cannot have children (found '%s')",
@@ -267,7 +275,7 @@ node_read(const void *fdt, int off, const char *path, struct node *parent)
 	node_name_check(fdt_get_name(fdt, off, NULL), c.line);
 	if ((kind = read_kind(&c, n->name)) < 0)
 		return n;
-	n->kind = (enum node_kind)kind;
+	n->kind = (enum node_kind) kind;
 	n->depth = !parent ? 0 : parent->depth + (n->kind == NODE_SUBSYS);
 	snprintf(what, sizeof(what), "%s '%s'", node_kind_name(n->kind), n->name);
 	c.what = what;

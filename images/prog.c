@@ -23,7 +23,7 @@ static char names[PROG_MAX * 16];
 static int
 by_name(const void *a, const void *b)
 {
-	return strcmp(((const struct prog *)a)->name, ((const struct prog *)b)->name);
+	return strcmp(((const struct prog *) a)->name, ((const struct prog *) b)->name);
 }
 
 void
@@ -37,9 +37,11 @@ prog_scan(const char *dir)
 	prog_dir = dir;
 	while ((e = readdir(d)) && nprogs < PROG_MAX) {
 		size_t len = strlen(e->d_name);
-		if (len <= 4 || len - 4 >= sizeof(progs[0].name) || strcmp(e->d_name + len - 4, ".elf"))
+		if (len <= 4 || len - 4 >= sizeof(progs[0].name) ||
+		    strcmp(e->d_name + len - 4, ".elf"))
 			continue;
-		snprintf(progs[nprogs++].name, sizeof(progs[0].name), "%.*s", (int)(len - 4), e->d_name);
+		snprintf(progs[nprogs++].name, sizeof(progs[0].name), "%.*s", (int) (len - 4),
+			 e->d_name);
 	}
 	closedir(d);
 	qsort(progs, nprogs, sizeof(progs[0]), by_name);
@@ -65,7 +67,8 @@ span_pages(const struct elf_image *img)
 
 	for (unsigned s = 0; s < img->nseg; s++) {
 		uint64_t lo = img->seg[s].vaddr / HR_PAGE_SIZE;
-		uint64_t hi = (img->seg[s].vaddr + img->seg[s].memsz + HR_PAGE_SIZE - 1) / HR_PAGE_SIZE;
+		uint64_t hi =
+			(img->seg[s].vaddr + img->seg[s].memsz + HR_PAGE_SIZE - 1) / HR_PAGE_SIZE;
 		pages += hi - lo;
 	}
 	return pages;
@@ -81,10 +84,10 @@ parse(struct prog *p)
 
 	p->parsed = 1;
 	if (!f || fseek(f, 0, SEEK_END) || (len = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) ||
-	    !(buf = malloc((size_t)len + 1)) || fread(buf, 1, (size_t)len, f) != (size_t)len) {
+	    !(buf = malloc((size_t) len + 1)) || fread(buf, 1, (size_t) len, f) != (size_t) len) {
 		p->why = "cannot be read";
-	} else if (!elf_parse(buf, (uint64_t)len, &img, &p->why)) {
-		p->file_size = (uint64_t)len;
+	} else if (!elf_parse(buf, (uint64_t) len, &img, &p->why)) {
+		p->file_size = (uint64_t) len;
 		p->image_pages = span_pages(&img);
 	}
 	free(buf);

@@ -74,7 +74,7 @@ prop_string(const struct prop_ctx *c, const char *name, const char **out)
 
 	if (!v)
 		return 0;
-	if (len < 1 || v[len - 1] || strlen(v) + 1 != (size_t)len || !form_is(form, FORM_STRING))
+	if (len < 1 || v[len - 1] || strlen(v) + 1 != (size_t) len || !form_is(form, FORM_STRING))
 		return malformed(c, name, "must be one string in double quotes");
 	*out = v;
 	return 1;
@@ -85,12 +85,13 @@ prop_u32(const struct prop_ctx *c, const char *name, uint32_t *out)
 {
 	unsigned n;
 
-	return prop_cells(c, name, out, 1, 1, &n, "must be one 32-bit number in angle brackets, as in <100>");
+	return prop_cells(c, name, out, 1, 1, &n,
+			  "must be one 32-bit number in angle brackets, as in <100>");
 }
 
 int
-prop_cells(const struct prop_ctx *c, const char *name, uint32_t *out, unsigned min,
-	   unsigned max, unsigned *n, const char *usage)
+prop_cells(const struct prop_ctx *c, const char *name, uint32_t *out, unsigned min, unsigned max,
+	   unsigned *n, const char *usage)
 {
 	unsigned form;
 	int len;
@@ -98,7 +99,7 @@ prop_cells(const struct prop_ctx *c, const char *name, uint32_t *out, unsigned m
 
 	if (!v)
 		return 0;
-	*n = (unsigned)len / 4;
+	*n = (unsigned) len / 4;
 	if (len % 4 || *n < min || *n > max ||
 	    !(form_is(form, FORM_CELLS) || form == (FORM_CELLS | FORM_MANY)))
 		return malformed(c, name, usage);
@@ -112,7 +113,8 @@ prop_unknown(const struct prop_ctx *c, const char *const known[])
 {
 	int p;
 
-	fdt_for_each_property_offset(p, c->fdt, c->off) {
+	fdt_for_each_property_offset(p, c->fdt, c->off)
+	{
 		const char *name;
 		unsigned i;
 
@@ -120,7 +122,8 @@ prop_unknown(const struct prop_ctx *c, const char *const known[])
 		for (i = 0; known[i] && strcmp(known[i], name); i++)
 			;
 		if (!known[i])
-			diag_error(prop_line(c, name), "unknown property '%s' in %s", name, c->what);
+			diag_error(prop_line(c, name), "unknown property '%s' in %s", name,
+				   c->what);
 	}
 }
 

@@ -11,10 +11,10 @@
 
 struct prop_ctx {
 	const void *fdt;
-	int off;          /* the node in fdt */
+	int off;	  /* the node in fdt */
 	const char *path; /* its full path, the key of the line map */
 	const char *what; /* how messages name it: "subsystem 'web'" */
-	int line;         /* its own line, used for properties the map does not know */
+	int line;	  /* its own line, used for properties the map does not know */
 };
 
 /* Line of property `name` of the node (the node's line if it has no such property). */

@@ -99,7 +99,8 @@ check_siblings(const struct node *n)
 	for (const struct node *k = n->kids; k; k = k->next) {
 		for (const struct node *o = n->kids; o != k; o = o->next)
 			if (!strcmp(o->name, k->name))
-				diag_error(k->line, "two nodes named '%s' under '%s'", k->name, n->name);
+				diag_error(k->line, "two nodes named '%s' under '%s'", k->name,
+					   n->name);
 		check_siblings(k);
 	}
 }

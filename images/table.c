@@ -12,7 +12,7 @@
 static int
 name_width(const struct node *n, int level)
 {
-	int w = 2 * level + (int)strlen(n->name);
+	int w = 2 * level + (int) strlen(n->name);
 
 	for (const struct node *k = n->kids; k; k = k->next) {
 		int kw = name_width(k, level + 1);
@@ -36,10 +36,10 @@ row(FILE *f, const struct node *n, int level, int width)
 		snprintf(depth, sizeof(depth), "%u", n->depth);
 	if (n->kind != NODE_TASK)
 		snprintf(mem, sizeof(mem), "%llu KiB",
-			 (unsigned long long)(n->mem_pages * (HR_PAGE_SIZE / 1024)));
+			 (unsigned long long) (n->mem_pages * (HR_PAGE_SIZE / 1024)));
 	fprintf(f, "  %*s%-*s  %-9s  %5s  %-6s  %-16s  %12s\n", 2 * level, "", width - 2 * level,
-		n->name, node_kind_name(n->kind), depth,
-		n->kind == NODE_SUBSYS ? n->policy : "-", cpu, mem);
+		n->name, node_kind_name(n->kind), depth, n->kind == NODE_SUBSYS ? n->policy : "-",
+		cpu, mem);
 	for (const struct node *k = n->kids; k; k = k->next)
 		row(f, k, level + 1, width);
 }

@@ -14,7 +14,7 @@
 
 struct node {
 	uint32_t parent, child, next, prev; /* derivation tree */
-	uint32_t cnext, cprev;              /* the component's list */
+	uint32_t cnext, cprev;		    /* the component's list */
 	uint16_t comp;
 	uint16_t resv;
 	uint32_t resv2;
@@ -35,7 +35,7 @@ alias_init(uint64_t n)
 	if (!pa)
 		panic("no memory for %lu mapping nodes", n);
 	nodes = hw_phys_to_virt(pa);
-	nnodes = (uint32_t)n;
+	nnodes = (uint32_t) n;
 	for (uint32_t i = nnodes - 1; i > 0; i--) {
 		nodes[i].next = free_head;
 		free_head = i;
@@ -126,7 +126,7 @@ node_at(struct comp *c, uint64_t va, uint64_t **pte)
 		return 0;
 	if (pte)
 		*pte = e;
-	return (uint32_t)*pt_shadow(e);
+	return (uint32_t) *pt_shadow(e);
 }
 
 /* Unmap one leaf mapping and free its node. */
@@ -221,23 +221,24 @@ sys_mem_alias(struct thd *t)
 
 	if (!va_ok(src) || !va_ok(dva))
 		return refuse(HR_EINVAL, "address %lx or %lx", src, dva);
-	if (!(perms & HR_MEM_READ) || (perms & ~(uint64_t)HR_MEM_ALL))
+	if (!(perms & HR_MEM_READ) || (perms & ~(uint64_t) HR_MEM_ALL))
 		return refuse(HR_EINVAL, "permissions %lx", perms);
 	if (!(d = comp_from_cap(s, r->rsi)) || d->parent != s || d->state != COMP_LIVE)
 		return refuse(HR_ECAP, "slot %lu names no live child", r->rsi);
 	if (!(sn = node_at(s, src, &se)))
 		return refuse(HR_ENOENT, "nothing aliasable at %lx", src);
-	if (perms & ~(uint64_t)pt_perms(*se))
+	if (perms & ~(uint64_t) pt_perms(*se))
 		return refuse(HR_EPERM, "permissions beyond the source's");
 	if (d->mem_used >= d->mem_bound)
-		return refuse(HR_ENOMEM, "component %u is at its bound (%lu pages)", d->id, d->mem_bound);
+		return refuse(HR_ENOMEM, "component %u is at its bound (%lu pages)", d->id,
+			      d->mem_bound);
 	if (!nfree)
 		return refuse(HR_ENOMEM, "mapping nodes exhausted");
 	if (!(de = pt_entry(d->pgtbl, dva, 1)))
 		return refuse(HR_ENOMEM, "page tables exhausted");
 	if (pt_present(*de))
 		return refuse(HR_EEXIST, "%lx already mapped", dva);
-	return map_new(d, de, dva, pt_pa(*se), (unsigned)perms, sn);
+	return map_new(d, de, dva, pt_pa(*se), (unsigned) perms, sn);
 }
 
 long
@@ -286,13 +287,13 @@ sys_mem_info(struct thd *t)
 		return refuse(HR_ECAP, "slot %lu names neither us nor a child", t->regs.rdi);
 	switch (t->regs.rsi) {
 	case HR_MI_BOUND:
-		return (long)c->mem_bound;
+		return (long) c->mem_bound;
 	case HR_MI_USED:
-		return (long)c->mem_used;
+		return (long) c->mem_used;
 	case HR_MI_GIVEN:
-		return (long)c->mem_given;
+		return (long) c->mem_given;
 	case HR_MI_FREEPOOL:
-		return (long)nfree;
+		return (long) nfree;
 	default:
 		return refuse(HR_EINVAL, "query %lu", t->regs.rsi);
 	}

@@ -40,9 +40,10 @@ load_segments(struct comp *c, const uint8_t *file, const struct elf_image *img)
 		uint64_t start = g->vaddr & ~(HR_PAGE_SIZE - 1);
 		for (uint64_t va = start; va < g->vaddr + g->memsz; va += HR_PAGE_SIZE) {
 			uint64_t pa = user_frame();
-			uint64_t lo = MAX(va, g->vaddr), hi = MIN(va + HR_PAGE_SIZE, g->vaddr + g->filesz);
+			uint64_t lo = MAX(va, g->vaddr),
+				 hi = MIN(va + HR_PAGE_SIZE, g->vaddr + g->filesz);
 			if (lo < hi)
-				memcpy((uint8_t *)hw_phys_to_virt(pa) + (lo - va),
+				memcpy((uint8_t *) hw_phys_to_virt(pa) + (lo - va),
 				       file + g->offset + (lo - g->vaddr), hi - lo);
 			map(c, va, pa, g->perms);
 		}
@@ -83,7 +84,8 @@ map_modules(struct comp *c, const struct hw_boot *b, struct hr_bootinfo *bi)
 		copy_name(hm->name, b->mod[m].cmdline);
 		hm->base = va + (b->mod[m].start - start);
 		hm->size = b->mod[m].end - b->mod[m].start;
-		for (uint64_t pa = start; pa < b->mod[m].end; pa += HR_PAGE_SIZE, va += HR_PAGE_SIZE)
+		for (uint64_t pa = start; pa < b->mod[m].end;
+		     pa += HR_PAGE_SIZE, va += HR_PAGE_SIZE)
 			map(c, va, pa, HR_MEM_READ);
 		if (!strncmp(hm->name, "descriptor", HR_NAME_MAX)) {
 			bi->desc_base = hm->base;

@@ -3,7 +3,7 @@
 #include "abi/hr_errno.h"
 #include "abi/hr_syscall.h"
 
-_Static_assert(sizeof(((struct cap_table *)0)->slot) / sizeof(struct cap) == HR_CAP_MAX,
+_Static_assert(sizeof(((struct cap_table *) 0)->slot) / sizeof(struct cap) == HR_CAP_MAX,
 	       "cap table size is HR_CAP_MAX");
 
 const struct cap *

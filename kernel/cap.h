@@ -11,16 +11,16 @@
 
 enum cap_type {
 	CAP_NONE = 0,
-	CAP_COMP = 1,   /* authority over a child component */
+	CAP_COMP = 1,	/* authority over a child component */
 	CAP_INVOKE = 2, /* thread-migration invocation into a component */
 };
 
 struct cap {
-	uint8_t type;    /* enum cap_type */
+	uint8_t type; /* enum cap_type */
 	uint8_t resv;
-	uint16_t comp;   /* id of the component referred to */
-	uint32_t gen;    /* that component's generation when the cap was made */
-	uint64_t badge;  /* INVOKE: value the callee receives */
+	uint16_t comp;	/* id of the component referred to */
+	uint32_t gen;	/* that component's generation when the cap was made */
+	uint64_t badge; /* INVOKE: value the callee receives */
 };
 
 struct cap_table {

@@ -16,7 +16,7 @@ void
 comp_pool_init(void)
 {
 	for (unsigned i = 0; i < HR_COMP_MAX; i++)
-		comps[i].id = (uint16_t)i;
+		comps[i].id = (uint16_t) i;
 }
 
 struct comp *
@@ -31,7 +31,7 @@ comp_new(struct comp *parent)
 			return 0;
 		uint32_t gen = c->gen + 1;
 		memset(c, 0, sizeof(*c));
-		c->id = (uint16_t)i;
+		c->id = (uint16_t) i;
 		c->gen = gen;
 		c->state = COMP_LIVE;
 		c->pgtbl = pgtbl;
@@ -78,8 +78,7 @@ comp_responsible(const struct comp *c)
 }
 
 void
-comp_end(struct comp *c, enum comp_state why, struct thd *t, uint64_t a, uint64_t b,
-	 uint64_t cc)
+comp_end(struct comp *c, enum comp_state why, struct thd *t, uint64_t a, uint64_t b, uint64_t cc)
 {
 	struct hr_kevent ev = { .type = why == COMP_FAULTED ? HR_KEV_FAULT : HR_KEV_EXIT,
 				.comp = c->id,
@@ -90,12 +89,12 @@ comp_end(struct comp *c, enum comp_state why, struct thd *t, uint64_t a, uint64_
 
 	if (c->state != COMP_LIVE)
 		return;
-	c->state = (uint8_t)why;
-	c->exit_code = why == COMP_EXITED ? (int32_t)a : -1;
+	c->state = (uint8_t) why;
+	c->exit_code = why == COMP_EXITED ? (int32_t) a : -1;
 	if (c == root_comp) {
 		kprintf("[k] root component %s (status %d): powering off\n",
-			why == COMP_EXITED ? "exited" : "faulted", (int)c->exit_code);
-		hw_poweroff(why == COMP_EXITED ? (int)(a & 0x7f) : 0x7e);
+			why == COMP_EXITED ? "exited" : "faulted", (int) c->exit_code);
+		hw_poweroff(why == COMP_EXITED ? (int) (a & 0x7f) : 0x7e);
 	}
 	/* Threads inside c are stopped lazily: thd_prepare unwinds or frees them. */
 	sched_post(comp_responsible(c), ev);
@@ -122,7 +121,7 @@ reap_threads(struct comp *c)
 		if (t->payer == c)
 			t->payer = 0;
 		if (c->is_sched && sched_sees(c, t))
-			t->depth = (uint8_t)(c->depth - 1);
+			t->depth = (uint8_t) (c->depth - 1);
 	}
 }
 
@@ -205,10 +204,10 @@ sys_comp_create(struct thd *t)
 		return refuse(HR_ENOMEM, "quota: asked %lu threads %lu comps", thq, cq);
 	if (!(c = comp_new(s)))
 		return refuse(HR_ENOMEM, "no free component or page table");
-	c->thd_quota = c->thd_paid = (uint32_t)thq;
-	c->comp_quota = c->comp_paid = (uint32_t)cq;
-	s->thd_quota -= (uint32_t)thq;
-	s->comp_quota -= (uint32_t)cq + 1;
+	c->thd_quota = c->thd_paid = (uint32_t) thq;
+	c->comp_quota = c->comp_paid = (uint32_t) cq;
+	s->thd_quota -= (uint32_t) thq;
+	s->comp_quota -= (uint32_t) cq + 1;
 	cap_put(&s->caps, slot, (struct cap){ .type = CAP_COMP, .comp = c->id, .gen = c->gen });
 	return c->id;
 }
@@ -239,7 +238,7 @@ sys_comp_state(struct thd *t)
 
 	if (!c)
 		return refuse(HR_ECAP, "slot %lu names no child", t->regs.rdi);
-	return c->state | ((long)(c->exit_code & 0xff) << 8);
+	return c->state | ((long) (c->exit_code & 0xff) << 8);
 }
 
 long
@@ -262,7 +261,10 @@ sys_cap_invoke(struct thd *t)
 	if ((err = cap_free_slot(&dst->caps, dslot)))
 		return refuse(err, "slot %lu", dslot);
 	cap_put(&dst->caps, dslot,
-		(struct cap){ .type = CAP_INVOKE, .comp = target->id, .gen = target->gen, .badge = r->r10 });
+		(struct cap){ .type = CAP_INVOKE,
+			      .comp = target->id,
+			      .gen = target->gen,
+			      .badge = r->r10 });
 	return 0;
 }
 

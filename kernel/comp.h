@@ -24,12 +24,12 @@ enum comp_state {
 
 struct comp {
 	uint16_t id;
-	uint8_t state;      /* enum comp_state */
-	uint8_t is_sched;   /* promoted: the fields under "scheduler" are valid */
-	uint32_t gen;       /* bumped on every reuse of this id; caps record it */
+	uint8_t state;	  /* enum comp_state */
+	uint8_t is_sched; /* promoted: the fields under "scheduler" are valid */
+	uint32_t gen;	  /* bumped on every reuse of this id; caps record it */
 	int32_t exit_code;
-	uint32_t nthds;     /* live threads whose home this is */
-	uint64_t pgtbl;     /* physical address of the top-level page table */
+	uint32_t nthds;	     /* live threads whose home this is */
+	uint64_t pgtbl;	     /* physical address of the top-level page table */
 	struct comp *parent; /* creator; NULL for the root */
 	struct comp *sub;    /* scheduler of the subsystem this component belongs to */
 	struct cap_table caps;
@@ -37,8 +37,8 @@ struct comp {
 	/* invocation entry and the pool of stacks migrating threads run on (comp_entry) */
 	uint64_t entry;
 	uint64_t stk_base, stk_stride, stk_tcb;
-	uint64_t stk_free;  /* bit i set: stack i is free */
-	uint64_t stk_all;   /* the bits of all registered stacks */
+	uint64_t stk_free; /* bit i set: stack i is free */
+	uint64_t stk_all;  /* the bits of all registered stacks */
 
 	/* memory accounting (alias.c): pages aliased into us, our bound, bound passed on */
 	uint64_t mem_used, mem_bound, mem_given;
@@ -55,8 +55,8 @@ struct comp {
 	uint32_t ev_head;    /* kernel copy of the ring head (the region copy is untrusted) */
 	uint32_t ev_lost;
 	struct hr_sched_region *region;
-	struct thd *cs;   /* our child scheduler thread, as our parent sees it */
-	struct thd *evt;  /* our event thread */
+	struct thd *cs;	 /* our child scheduler thread, as our parent sees it */
+	struct thd *evt; /* our event thread */
 };
 
 extern struct comp comps[HR_COMP_MAX];

@@ -30,7 +30,7 @@ frame_take(uint64_t bytes, uint64_t align)
 void
 pt_release(uint64_t pa)
 {
-	*(uint64_t *)hw_phys_to_virt(pa) = pt_head;
+	*(uint64_t *) hw_phys_to_virt(pa) = pt_head;
 	pt_head = pa;
 	pt_nfree++;
 }
@@ -59,7 +59,7 @@ pt_alloc(void)
 
 	if (!pa)
 		return 0;
-	pt_head = *(uint64_t *)hw_phys_to_virt(pa);
+	pt_head = *(uint64_t *) hw_phys_to_virt(pa);
 	pt_nfree--;
 	memset(hw_phys_to_virt(pa), 0, 2 * PAGE);
 	return pa;

@@ -31,8 +31,8 @@ uint64_t frange_take(struct frange *r, unsigned n, uint64_t bytes, uint64_t alig
 void frame_init(const struct frange *free, unsigned n);
 uint64_t frame_take(uint64_t bytes, uint64_t align);
 void frame_pt_pool(uint64_t pairs); /* carve the page-table pool */
-uint64_t frame_pt_free(void);       /* pairs left */
-uint64_t frame_next_user(void);     /* next frame for the root, 0 when none remain */
+uint64_t frame_pt_free(void);	    /* pairs left */
+uint64_t frame_next_user(void);	    /* next frame for the root, 0 when none remain */
 uint64_t frame_total_user(void);    /* frames frame_next_user will hand out in all */
 
 #endif

@@ -51,8 +51,8 @@ subtract(struct frange *out, unsigned n, unsigned max, uint64_t b, uint64_t e,
 }
 
 unsigned
-frame_ranges(const struct frange *ram, unsigned nram, const struct frange *resv,
-	     unsigned nresv, struct frange *out, unsigned max)
+frame_ranges(const struct frange *ram, unsigned nram, const struct frange *resv, unsigned nresv,
+	     struct frange *out, unsigned max)
 {
 	unsigned n = 0;
 

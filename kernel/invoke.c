@@ -60,7 +60,7 @@ sys_invoke(struct thd *t)
 						.rip = r->rip,
 						.rsp = r->rsp,
 						.fs = t->fs };
-	slot = c->stk_base + (uint64_t)idx * c->stk_stride;
+	slot = c->stk_base + (uint64_t) idx * c->stk_stride;
 	r->rdi = r->rsi;
 	r->rsi = r->rdx;
 	r->rdx = r->r10;
@@ -80,7 +80,7 @@ sys_invoke(struct thd *t)
 long
 sys_ret(struct thd *t)
 {
-	long v = (long)t->regs.rdi;
+	long v = (long) t->regs.rdi;
 	unsigned n;
 
 	if (!t->ninv)

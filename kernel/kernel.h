@@ -24,18 +24,18 @@ void kvprintf(const char *fmt, va_list ap);
 _Noreturn void panic(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Broken kernel invariants only; user input never reaches an assert. */
-#define assert(c)                                                                          \
-	do {                                                                               \
-		if (!(c))                                                                  \
-			panic("assertion '%s' failed at %s:%d", #c, __FILE__, __LINE__);   \
+#define assert(c)                                                                        \
+	do {                                                                             \
+		if (!(c))                                                                \
+			panic("assertion '%s' failed at %s:%d", #c, __FILE__, __LINE__); \
 	} while (0)
 
 /* Debug builds say why a call was refused, at the point of refusal. */
 extern int kdebug;
-#define refuse(err, ...)                                                                   \
-	(kdebug ? (kprintf("[k] refused %s: ", __func__), kprintf(__VA_ARGS__),           \
-		   kprintf("\n"), (long)(err))                                            \
-		: (long)(err))
+#define refuse(err, ...)                                                                       \
+	(kdebug ? (kprintf("[k] refused %s: ", __func__), kprintf(__VA_ARGS__), kprintf("\n"), \
+		   (long) (err))                                                               \
+		: (long) (err))
 
 void *memset(void *d, int c, size_t n);
 void *memcpy(void *d, const void *s, size_t n);
@@ -44,8 +44,8 @@ int memcmp(const void *a, const void *b, size_t n);
 size_t strlen(const char *s);
 int strncmp(const char *a, const char *b, size_t n);
 
-#define MIN(a, b) ((a) < (b) ? (a) : (b))
-#define MAX(a, b) ((a) > (b) ? (a) : (b))
+#define MIN(a, b)	((a) < (b) ? (a) : (b))
+#define MAX(a, b)	((a) > (b) ? (a) : (b))
 #define PAGE_ALIGNED(x) (((x) & (HR_PAGE_SIZE - 1)) == 0)
 
 #endif

@@ -29,8 +29,8 @@ static uint64_t
 get_arg(va_list *ap, int lng, int sgn)
 {
 	if (lng)
-		return sgn ? (uint64_t)va_arg(*ap, long) : va_arg(*ap, unsigned long);
-	return sgn ? (uint64_t)(long)va_arg(*ap, int) : va_arg(*ap, unsigned int);
+		return sgn ? (uint64_t) va_arg(*ap, long) : va_arg(*ap, unsigned long);
+	return sgn ? (uint64_t) (long) va_arg(*ap, int) : va_arg(*ap, unsigned int);
 }
 
 void
@@ -56,8 +56,8 @@ kvprintf(const char *fmt, va_list ap)
 		switch (*fmt) {
 		case 'd':
 		case 'i': {
-			int64_t v = (int64_t)get_arg(&aq, lng, 1);
-			put_num(v < 0 ? (uint64_t)-v : (uint64_t)v, 10, v < 0, width, pad);
+			int64_t v = (int64_t) get_arg(&aq, lng, 1);
+			put_num(v < 0 ? (uint64_t) -v : (uint64_t) v, 10, v < 0, width, pad);
 			break;
 		}
 		case 'u':
@@ -67,7 +67,7 @@ kvprintf(const char *fmt, va_list ap)
 			put_num(get_arg(&aq, lng, 0), 16, 0, width, pad);
 			break;
 		case 'p':
-			put_num((uint64_t)va_arg(aq, void *), 16, 0, 16, '0');
+			put_num((uint64_t) va_arg(aq, void *), 16, 0, 16, '0');
 			break;
 		case 's': {
 			const char *s = va_arg(aq, const char *);
@@ -76,7 +76,7 @@ kvprintf(const char *fmt, va_list ap)
 			break;
 		}
 		case 'c':
-			hw_console_putc((char)va_arg(aq, int));
+			hw_console_putc((char) va_arg(aq, int));
 			break;
 		default:
 			hw_console_putc('%');

@@ -13,13 +13,28 @@
 #include "ucopy.h"
 #include "boot.h"
 
+/* clang-format off: a table, aligned by hand */
 enum {
-	L_WRITE = 1, L_MMAP = 9, L_MUNMAP = 11, L_BRK = 12, L_SIGACTION = 13, L_SIGPROCMASK = 14,
-	L_IOCTL = 16, L_WRITEV = 20, L_YIELD = 24, L_MADVISE = 28, L_GETPID = 39, L_EXIT = 60,
-	L_ARCH_PRCTL = 158, L_GETTID = 186, L_SET_TID_ADDRESS = 218, L_CLOCK_GETTIME = 228,
+	L_WRITE = 1,
+	L_MMAP = 9,
+	L_MUNMAP = 11,
+	L_BRK = 12,
+	L_SIGACTION = 13,
+	L_SIGPROCMASK = 14,
+	L_IOCTL = 16,
+	L_WRITEV = 20,
+	L_YIELD = 24,
+	L_MADVISE = 28,
+	L_GETPID = 39,
+	L_EXIT = 60,
+	L_ARCH_PRCTL = 158,
+	L_GETTID = 186,
+	L_SET_TID_ADDRESS = 218,
+	L_CLOCK_GETTIME = 228,
 	L_EXIT_GROUP = 231,
 };
 enum { EBADF = 9, ENOMEM = 12, EFAULT = 14, EINVAL = 22, ENOTTY = 25, ENOSYS = 38 };
+/* clang-format on */
 
 static uint64_t tsc_hz = 1000000000;
 
@@ -42,12 +57,12 @@ out(struct comp *c, uint64_t fd, uint64_t buf, uint64_t len)
 	for (uint64_t done = 0; done < len;) {
 		uint64_t n = MIN(len - done, sizeof(tmp));
 		if (ucopy_from(c, tmp, buf + done, n))
-			return done ? (long)done : -EFAULT;
+			return done ? (long) done : -EFAULT;
 		for (uint64_t i = 0; i < n; i++)
 			hw_console_putc(tmp[i]);
 		done += n;
 	}
-	return (long)len;
+	return (long) len;
 }
 
 static long
@@ -99,7 +114,7 @@ exit_group(struct thd *t, long status)
 {
 	struct comp *c = t->comp;
 
-	comp_end(c, COMP_EXITED, t, (uint64_t)status, 0, 0);
+	comp_end(c, COMP_EXITED, t, (uint64_t) status, 0, 0);
 	if (t != cur)
 		return; /* the responsible scheduler's event thread preempted us */
 	if (thd_prepare(t) == 0) {
@@ -145,9 +160,9 @@ libc_syscall(struct thd *t)
 	case L_MUNMAP:
 		return -EINVAL;
 	case L_EXIT:
-		thd_exit(t, (long)r->rdi);
+		thd_exit(t, (long) r->rdi);
 	case L_EXIT_GROUP:
-		exit_group(t, (long)r->rdi);
+		exit_group(t, (long) r->rdi);
 		return HR_EFAULTED;
 	default:
 		return -ENOSYS;

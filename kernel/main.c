@@ -22,7 +22,7 @@ opt(const char *cmdline, const char *name, uint64_t def)
 		if ((p == cmdline || p[-1] == ' ') && !strncmp(p, name, n) && p[n] == '=') {
 			uint64_t v = 0;
 			for (p += n + 1; *p >= '0' && *p <= '9'; p++)
-				v = v * 10 + (uint64_t)(*p - '0');
+				v = v * 10 + (uint64_t) (*p - '0');
 			return v;
 		}
 	}
@@ -41,8 +41,8 @@ memory_init(const struct hw_boot *b, uint64_t *max_pa)
 		*max_pa = MAX(*max_pa, ram[i].end);
 	}
 	resv[nresv++] = (struct frange){ 0, 0x100000 };
-	resv[nresv++] = (struct frange){ (uint64_t)kernel_phys_start,
-					  (uint64_t)kernel_end - 0xffffffff80000000ull };
+	resv[nresv++] = (struct frange){ (uint64_t) kernel_phys_start,
+					 (uint64_t) kernel_end - 0xffffffff80000000ull };
 	resv[nresv++] = (struct frange){ b->info_start, b->info_end };
 	for (unsigned i = 0; i < b->nmod; i++)
 		resv[nresv++] = (struct frange){ b->mod[i].start, b->mod[i].end };
@@ -63,7 +63,7 @@ kmain(uint32_t magic, uint64_t info)
 	if (hw_boot_parse(magic, info, &b) || b.nmod == 0)
 		panic("not started by a multiboot2 loader with at least one module");
 	hz = opt(b.cmdline, "hz", 1000);
-	kdebug = (int)opt(b.cmdline, "debug", 0);
+	kdebug = (int) opt(b.cmdline, "debug", 0);
 	memory_init(&b, &max_pa);
 	pt_kernel_init(max_pa);
 	hw_cpu_init();
@@ -81,7 +81,7 @@ kmain(uint32_t magic, uint64_t info)
 	libc_clock(tsc_hz);
 	kprintf("[k] timer: %lu Hz, TSC %lu kHz\n", hz, tsc_hz / 1000);
 	root = boot_root(&b, tsc_hz, hz);
-	hw_timer_init((uint32_t)hz);
+	hw_timer_init((uint32_t) hz);
 	thd_dispatch(root, 0);
 	hw_ret_to_user();
 }

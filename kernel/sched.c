@@ -117,7 +117,7 @@ sched_make(struct comp *c, struct comp *parent, struct thd *cs)
 	memset(r, 0, sizeof(*r));
 	c->is_sched = 1;
 	c->sub = c;
-	c->depth = parent ? (uint8_t)(parent->depth + 1) : 0;
+	c->depth = parent ? (uint8_t) (parent->depth + 1) : 0;
 	c->region = r;
 	c->cs = cs;
 	c->evt = 0;

@@ -6,7 +6,7 @@ memset(void *d, int c, size_t n)
 {
 	unsigned char *p = d;
 	while (n--)
-		*p++ = (unsigned char)c;
+		*p++ = (unsigned char) c;
 	return d;
 }
 
@@ -59,7 +59,7 @@ strncmp(const char *a, const char *b, size_t n)
 {
 	for (; n; n--, a++, b++) {
 		if (*a != *b)
-			return (unsigned char)*a - (unsigned char)*b;
+			return (unsigned char) *a - (unsigned char) *b;
 		if (!*a)
 			return 0;
 	}

@@ -14,13 +14,13 @@
 typedef long (*handler_fn)(struct thd *);
 
 static const handler_fn handlers[] = {
-#define HR_SYS_HANDLER(num, name, nargs, stub) [(num)-HR_SYS_BASE] = sys_##name,
+#define HR_SYS_HANDLER(num, name, nargs, stub) [(num) -HR_SYS_BASE] = sys_##name,
 	HR_SYSCALLS(HR_SYS_HANDLER)
 #undef HR_SYS_HANDLER
 };
 
 const char *const syscall_names[] = {
-#define HR_SYS_NAME(num, name, nargs, stub) [(num)-HR_SYS_BASE] = #name,
+#define HR_SYS_NAME(num, name, nargs, stub) [(num) -HR_SYS_BASE] = #name,
 	HR_SYSCALLS(HR_SYS_NAME)
 #undef HR_SYS_NAME
 };
@@ -30,8 +30,8 @@ sys_poweroff(struct thd *t)
 {
 	if (t->comp != root_comp)
 		return refuse(HR_EPERM, "only the root powers off");
-	kprintf("[k] power off (status %ld)\n", (long)t->regs.rdi);
-	hw_poweroff((int)(t->regs.rdi & 0x7f));
+	kprintf("[k] power off (status %ld)\n", (long) t->regs.rdi);
+	hw_poweroff((int) (t->regs.rdi & 0x7f));
 }
 
 void
@@ -49,5 +49,5 @@ syscall_dispatch(struct regs *r)
 		v = libc_syscall(t);
 	else
 		v = HR_ENOSYS;
-	t->regs.rax = (uint64_t)v;
+	t->regs.rax = (uint64_t) v;
 }

@@ -14,14 +14,14 @@
 
 struct thd thds[HR_THD_MAX];
 struct thd *cur;
-static struct thd *fpu_owner; /* whose x87/SSE state the registers hold */
+static struct thd *fpu_owner;		  /* whose x87/SSE state the registers hold */
 static struct thd *free_head, *free_tail; /* FIFO: ids are reused as late as possible */
 
 void
 thd_pool_init(void)
 {
 	for (unsigned i = 1; i < HR_THD_MAX; i++) {
-		thds[i].id = (uint16_t)i;
+		thds[i].id = (uint16_t) i;
 		thd_free(&thds[i]);
 	}
 }
@@ -150,7 +150,7 @@ thd_prepare(struct thd *t)
 		if (!t->ninv)
 			return HR_ESTATE;
 		thd_unwind(t);
-		t->regs.rax = (uint64_t)HR_EFAULTED;
+		t->regs.rax = (uint64_t) HR_EFAULTED;
 	}
 	return 0;
 }
@@ -183,7 +183,9 @@ _Noreturn void
 thd_exit(struct thd *t, long status)
 {
 	struct comp *owner = t->chain[t->depth];
-	struct hr_kevent ev = { .type = HR_KEV_EXIT, .comp = 0, .thd = t->id, .a = (uint64_t)status };
+	struct hr_kevent ev = {
+		.type = HR_KEV_EXIT, .comp = 0, .thd = t->id, .a = (uint64_t) status
+	};
 
 	if (t == cur)
 		thd_stop();
@@ -255,7 +257,7 @@ switch_decode(struct thd *t, struct comp *s, struct thd *x, uint64_t flags)
 {
 	uint64_t one = flags & (HR_SW_BLOCK | HR_SW_EVWAIT | HR_SW_EXIT);
 
-	if ((flags & ~(uint64_t)HR_SW_ALL) || (one & (one - 1)))
+	if ((flags & ~(uint64_t) HR_SW_ALL) || (one & (one - 1)))
 		return refuse(HR_EINVAL, "flags %lx", flags);
 	if (!s->is_sched)
 		return refuse(HR_EPERM, "component %u is not a scheduler", s->id);

@@ -16,9 +16,9 @@
 
 struct inv_frame {
 	struct comp *comp; /* caller */
-	uint32_t gen;      /* caller's generation: a caller that died (or whose id was
+	uint32_t gen;	   /* caller's generation: a caller that died (or whose id was
 			    * reused) is never returned into */
-	int32_t stk;       /* invocation stack taken in the callee */
+	int32_t stk;	   /* invocation stack taken in the callee */
 	uint64_t rip, rsp, fs;
 };
 
@@ -27,14 +27,14 @@ struct inv_frame {
  * aligns that to 16 bytes: regs must end on a 16-byte boundary, hence the alignment.
  */
 struct __attribute__((aligned(16))) thd {
-	struct regs regs;   /* must stay the first member: entry.S saves into it */
-	struct hw_fpu fpu;  /* valid while another thread owns the FPU registers */
+	struct regs regs;  /* must stay the first member: entry.S saves into it */
+	struct hw_fpu fpu; /* valid while another thread owns the FPU registers */
 	uint64_t fs;
 	uint16_t id;
-	uint32_t gen;       /* bumped on every reuse of this id */
-	uint8_t state;      /* enum hr_thd_state */
-	uint8_t depth;      /* depth of the owner, chain[depth] */
-	uint8_t blocker;    /* depth of the scheduler that blocked it */
+	uint32_t gen;	 /* bumped on every reuse of this id */
+	uint8_t state;	 /* enum hr_thd_state */
+	uint8_t depth;	 /* depth of the owner, chain[depth] */
+	uint8_t blocker; /* depth of the scheduler that blocked it */
 	uint8_t ninv;
 	struct comp *comp;  /* component it executes in now */
 	uint32_t comp_gen;  /* comp's generation when entered: a reused id is not comp */

@@ -12,10 +12,27 @@
 #include "sched.h"
 
 static const char *const names[32] = {
-	"divide error", "debug", "NMI", "breakpoint", "overflow", "bound range", "invalid opcode",
-	"device not available", "double fault", "coprocessor overrun", "invalid TSS",
-	"segment not present", "stack fault", "general protection", "page fault", "reserved",
-	"x87 error", "alignment check", "machine check", "SIMD error", "virtualization",
+	"divide error",
+	"debug",
+	"NMI",
+	"breakpoint",
+	"overflow",
+	"bound range",
+	"invalid opcode",
+	"device not available",
+	"double fault",
+	"coprocessor overrun",
+	"invalid TSS",
+	"segment not present",
+	"stack fault",
+	"general protection",
+	"page fault",
+	"reserved",
+	"x87 error",
+	"alignment check",
+	"machine check",
+	"SIMD error",
+	"virtualization",
 	"control protection",
 };
 
@@ -49,7 +66,7 @@ user_fault(struct thd *t, struct regs *r)
 	if (t->ninv) {
 		/* the caller gets an error; the callee will never run again */
 		thd_unwind(t);
-		t->regs.rax = (uint64_t)HR_EFAULTED;
+		t->regs.rax = (uint64_t) HR_EFAULTED;
 		comp_end(c, COMP_FAULTED, t, vec, ip, addr);
 		if (t == cur && thd_prepare(t) == 0) {
 			hw_set_pgtbl(t->comp->pgtbl);
@@ -76,7 +93,7 @@ void
 trap(struct regs *r)
 {
 	if (r->vector >= HW_IRQ_BASE && r->vector < HW_IRQ_BASE + 16) {
-		irq((unsigned)r->vector);
+		irq((unsigned) r->vector);
 		return;
 	}
 	user_fault(cur, r);
@@ -86,7 +103,7 @@ void
 trap_kernel(struct regs *r)
 {
 	if (r->vector >= HW_IRQ_BASE && r->vector < HW_IRQ_BASE + 16) {
-		irq((unsigned)r->vector);
+		irq((unsigned) r->vector);
 		return;
 	}
 	panic("kernel %s (vector %lu, error %lx) at ip %lx addr %lx",

@@ -10,7 +10,7 @@ user_byte(struct comp *c, uint64_t ua, unsigned perms)
 
 	if (!e || !pt_present(*e) || (pt_perms(*e) & perms) != perms)
 		return 0;
-	return (uint8_t *)hw_phys_to_virt(pt_pa(*e)) + (ua & (HR_PAGE_SIZE - 1));
+	return (uint8_t *) hw_phys_to_virt(pt_pa(*e)) + (ua & (HR_PAGE_SIZE - 1));
 }
 
 static int

@@ -13,7 +13,7 @@ admit_ppm(uint32_t budget, uint32_t period)
 {
 	if (!period)
 		return UINT64_MAX;
-	return ((uint64_t)budget * 1000000 + period - 1) / period;
+	return ((uint64_t) budget * 1000000 + period - 1) / period;
 }
 
 int
@@ -39,8 +39,8 @@ utilization(const struct admit_res *set, unsigned n, struct admit_supply s, char
 	if (sum <= cap)
 		return 0;
 	snprintf(why, len, "utilization %llu.%04llu exceeds the %llu.%04llu available",
-		 (unsigned long long)(sum / 1000000), (unsigned long long)(sum % 1000000 / 100),
-		 (unsigned long long)(cap / 1000000), (unsigned long long)(cap % 1000000 / 100));
+		 (unsigned long long) (sum / 1000000), (unsigned long long) (sum % 1000000 / 100),
+		 (unsigned long long) (cap / 1000000), (unsigned long long) (cap % 1000000 / 100));
 	return HR_ENOMEM;
 }
 
@@ -71,7 +71,8 @@ rta(const struct admit_res *set, unsigned n, char *why, unsigned len)
 			continue;
 		if ((r = response(set, n, i)) > set[i].period) {
 			snprintf(why, len,
-				 "reservation %u/%u at priority %u can miss its period (response time > %u)",
+				 "reservation %u/%u at priority %u can miss its period (response "
+				 "time > %u)",
 				 set[i].budget, set[i].period, set[i].prio, set[i].period);
 			return HR_ENOMEM;
 		}
@@ -92,7 +93,8 @@ admit_cpu(const char *policy, const struct admit_res *set, unsigned n, struct ad
 		if (set[i].kind == RES_NONE)
 			continue;
 		if (!set[i].period || set[i].budget > set[i].period) {
-			snprintf(why, len, "budget %u does not fit period %u", set[i].budget, set[i].period);
+			snprintf(why, len, "budget %u does not fit period %u", set[i].budget,
+				 set[i].period);
 			return HR_EINVAL;
 		}
 	}

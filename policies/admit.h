@@ -12,17 +12,17 @@
 #include <stdint.h>
 
 enum res_kind {
-	RES_NONE = 0,       /* best effort: no reservation */
-	RES_HARD = 1,       /* guaranteed and never revoked */
-	RES_SOFT = 2,       /* may be revoked by the parent */
+	RES_NONE = 0,	    /* best effort: no reservation */
+	RES_HARD = 1,	    /* guaranteed and never revoked */
+	RES_SOFT = 2,	    /* may be revoked by the parent */
 	RES_DEFERRABLE = 3, /* a deferrable server: budget replenished every period */
 };
 
 struct admit_res {
-	uint32_t kind;   /* enum res_kind */
+	uint32_t kind;	 /* enum res_kind */
 	uint32_t budget; /* ticks */
 	uint32_t period; /* ticks */
-	uint32_t prio;   /* fixed-priority policies: lower is more urgent */
+	uint32_t prio;	 /* fixed-priority policies: lower is more urgent */
 };
 
 struct admit_supply {

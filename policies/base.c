@@ -10,7 +10,7 @@
 void
 base_init(struct base *b, uint64_t now, uint64_t slice, uint32_t server_kinds)
 {
-	(void)now;
+	(void) now;
 	memset(b, 0, sizeof(*b));
 	runq_init(&b->q, slice);
 	b->server_kinds = server_kinds;
@@ -125,7 +125,7 @@ base_yield(void *st, uint32_t id, uint64_t now)
 {
 	struct base *b = st;
 
-	(void)now;
+	(void) now;
 	if (runq_has(&b->q, id))
 		runq_to_tail(&b->q, id);
 }

@@ -16,8 +16,8 @@
 struct base {
 	struct runq q;
 	struct server srv[POL_MAX]; /* valid for the ids in `served` */
-	uint64_t served;            /* ids that have a server */
-	uint32_t server_kinds;      /* BASE_KIND(k) for each enum res_kind given a server */
+	uint64_t served;	    /* ids that have a server */
+	uint32_t server_kinds;	    /* BASE_KIND(k) for each enum res_kind given a server */
 	uint32_t pad;
 };
 
@@ -36,10 +36,9 @@ uint64_t base_exhausted(const struct base *b);
 
 /* The struct policy fields every policy takes from here; each table adds its name, init,
  * pick, next_event and prio. */
-#define BASE_POLICY_OPS                                                                    \
-	.size = sizeof(struct base), .add = base_add, .remove = base_remove,               \
-	.block = base_block, .wake = base_wake, .charge = base_charge, .yield = base_yield, \
-	.misses = base_misses
+#define BASE_POLICY_OPS                                                                           \
+	.size = sizeof(struct base), .add = base_add, .remove = base_remove, .block = base_block, \
+	.wake = base_wake, .charge = base_charge, .yield = base_yield, .misses = base_misses
 
 /* struct policy operations (see policy.h for their contracts). */
 int base_add(void *st, uint32_t id, const struct pol_param *p, uint64_t now);

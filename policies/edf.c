@@ -26,7 +26,7 @@ select_server(const struct base *b, uint64_t elig)
 		if (!(elig & RUNQ_BIT(id)))
 			continue;
 		if (best == POL_IDLE || b->srv[id].next < b->srv[best].next)
-			best = (int32_t)id;
+			best = (int32_t) id;
 	}
 	return best;
 }
@@ -73,9 +73,9 @@ edf_next_event(void *st, uint64_t now)
 	if (p == POL_IDLE)
 		return t;
 	if (b->served & RUNQ_BIT(p))
-		return pol_time_min(t, server_event(b, (uint32_t)p, elig, now));
-	if (runq_has_peer(&b->q, (uint32_t)p, elig & ~b->served, 0))
-		t = pol_time_min(t, runq_slice_end(&b->q, (uint32_t)p, now));
+		return pol_time_min(t, server_event(b, (uint32_t) p, elig, now));
+	if (runq_has_peer(&b->q, (uint32_t) p, elig & ~b->served, 0))
+		t = pol_time_min(t, runq_slice_end(&b->q, (uint32_t) p, now));
 	return t;
 }
 
@@ -96,7 +96,7 @@ edf_prio(void *st, uint32_t id, uint64_t now)
 		return INT32_MAX;
 	base_advance(b, id, now);
 	left = b->srv[id].next - now;
-	return left >= INT32_MAX ? INT32_MAX - 1 : (int32_t)left;
+	return left >= INT32_MAX ? INT32_MAX - 1 : (int32_t) left;
 }
 
 const struct policy policy_edf = {

@@ -48,8 +48,8 @@ fprr_next_event(void *st, uint64_t now)
 		return t;
 	if (b->served & RUNQ_BIT(p))
 		t = pol_time_min(t, server_exhaust_at(&b->srv[p], now));
-	if (runq_has_peer(&b->q, (uint32_t)p, elig, 1))
-		t = pol_time_min(t, runq_slice_end(&b->q, (uint32_t)p, now));
+	if (runq_has_peer(&b->q, (uint32_t) p, elig, 1))
+		t = pol_time_min(t, runq_slice_end(&b->q, (uint32_t) p, now));
 	return t;
 }
 
@@ -58,10 +58,10 @@ fprr_prio(void *st, uint32_t id, uint64_t now)
 {
 	struct base *b = st;
 
-	(void)now;
+	(void) now;
 	if (!runq_has(&b->q, id))
 		return HR_ENOENT;
-	return b->q.e[id].prio > INT32_MAX ? INT32_MAX : (int32_t)b->q.e[id].prio;
+	return b->q.e[id].prio > INT32_MAX ? INT32_MAX : (int32_t) b->q.e[id].prio;
 }
 
 const struct policy policy_fprr = {

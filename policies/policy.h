@@ -16,26 +16,26 @@
 #include <stddef.h>
 #include "admit.h" /* enum res_kind: RES_NONE best effort, RES_HARD, RES_SOFT, RES_DEFERRABLE */
 
-#define POL_MAX 64 /* entities per scheduler: ids 0 .. POL_MAX-1 */
+#define POL_MAX	 64 /* entities per scheduler: ids 0 .. POL_MAX-1 */
 #define POL_IDLE (-1)
 
 struct pol_param {
-	uint32_t prio;   /* fixed-priority policies: lower is more urgent (0 most urgent) */
-	uint32_t kind;   /* enum res_kind */
+	uint32_t prio;	 /* fixed-priority policies: lower is more urgent (0 most urgent) */
+	uint32_t kind;	 /* enum res_kind */
 	uint64_t budget; /* time units per period; ignored for RES_NONE */
 	uint64_t period; /* time units; ignored for RES_NONE */
 };
 
 struct policy {
 	const char *name; /* "fprr", "ds", "edf" */
-	size_t size;      /* bytes of state the caller must provide (aligned to 8) */
+	size_t size;	  /* bytes of state the caller must provide (aligned to 8) */
 	/* slice: round-robin quantum in time units (0: no time slicing) */
 	void (*init)(void *st, uint64_t now, uint64_t slice);
 	/* 0, or HR_EINVAL (bad id, kind unknown, or for a reserved kind budget 0, period 0 or
 	 * budget > period), HR_EEXIST (id in use), HR_ENOMEM (full). New entities start
 	 * runnable, at the tail of their round-robin level. */
 	int (*add)(void *st, uint32_t id, const struct pol_param *p, uint64_t now);
-	int (*remove)(void *st, uint32_t id);              /* 0 or HR_ENOENT */
+	int (*remove)(void *st, uint32_t id); /* 0 or HR_ENOENT */
 	/* 0, HR_ENOENT; blocking a blocked entity or waking a runnable one changes nothing
 	 * more; a woken entity goes to the tail of its round-robin level with a fresh slice */
 	int (*block)(void *st, uint32_t id, uint64_t now);

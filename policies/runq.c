@@ -128,7 +128,7 @@ runq_pick(const struct runq *q, uint64_t mask, int by_prio)
 		if (!(mask & RUNQ_BIT(id)))
 			continue;
 		if (best == POL_IDLE || before(&q->e[id], &q->e[best], by_prio))
-			best = (int32_t)id;
+			best = (int32_t) id;
 	}
 	return best;
 }

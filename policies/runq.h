@@ -13,11 +13,11 @@
 
 _Static_assert(POL_MAX <= 64, "eligibility masks are one uint64_t");
 
-#define RUNQ_BIT(id) ((uint64_t)1 << (id))
+#define RUNQ_BIT(id) ((uint64_t) 1 << (id))
 
 /* Invariant: !used implies the whole entry is zero. */
 struct runq_ent {
-	uint64_t seq;        /* round-robin position; lower runs first among equals */
+	uint64_t seq;	     /* round-robin position; lower runs first among equals */
 	uint64_t slice_used; /* charged since it last went to the tail; < slice */
 	uint32_t prio;
 	uint32_t kind; /* enum res_kind */
@@ -27,7 +27,7 @@ struct runq_ent {
 struct runq {
 	struct runq_ent e[POL_MAX];
 	uint64_t slice; /* quantum; 0: no slicing */
-	uint64_t tail;  /* next sequence number to hand out */
+	uint64_t tail;	/* next sequence number to hand out */
 };
 
 void runq_init(struct runq *q, uint64_t slice);

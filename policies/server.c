@@ -19,7 +19,7 @@ server_init(struct server *s, uint64_t budget, uint64_t period, uint64_t now)
 static void
 miss_add(struct server *s, uint64_t n)
 {
-	s->misses = n > UINT32_MAX - s->misses ? UINT32_MAX : s->misses + (uint32_t)n;
+	s->misses = n > UINT32_MAX - s->misses ? UINT32_MAX : s->misses + (uint32_t) n;
 }
 
 void

@@ -15,8 +15,8 @@
 /* Invariants: left <= budget <= period; next - period <= last time seen < next. */
 struct server {
 	uint64_t budget, period;
-	uint64_t left;     /* budget left in the current period */
-	uint64_t next;     /* end of the current period: next refill and the EDF deadline */
+	uint64_t left;	   /* budget left in the current period */
+	uint64_t next;	   /* end of the current period: next refill and the EDF deadline */
 	uint64_t received; /* time charged in the current period */
 	uint32_t misses;   /* periods runnable throughout yet served less than budget */
 	uint8_t blocked;   /* blocked at some time during the current period */

@@ -15,7 +15,7 @@ caps_alloc(void)
 		if (~used[w]) {
 			int b = __builtin_ctzll(~used[w]);
 			used[w] |= 1ull << b;
-			slot = (long)(w * 64 + (unsigned)b);
+			slot = (long) (w * 64 + (unsigned) b);
 		}
 	}
 	hr_lock_give(&lock);

@@ -7,7 +7,7 @@
 #ifndef RM_CAPS_H
 #define RM_CAPS_H
 
-#define HR_CAP_PARENT 1
+#define HR_CAP_PARENT	   1
 #define HR_CAP_FROM_PARENT 64
 
 /* A free slot, or HR_ENOMEM. */

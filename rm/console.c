@@ -23,9 +23,9 @@ emit(const char *buf, size_t n)
 		ssize_t w = write(1, buf + done, n - done);
 		if (w <= 0)
 			return -1;
-		done += (size_t)w;
+		done += (size_t) w;
 	}
-	return (int)n;
+	return (int) n;
 }
 
 int
@@ -36,7 +36,7 @@ vprintf(const char *fmt, va_list ap)
 
 	if (n < 0)
 		return n;
-	return emit(buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
+	return emit(buf, (size_t) n < sizeof(buf) ? (size_t) n : sizeof(buf) - 1);
 }
 
 int
@@ -60,6 +60,6 @@ puts(const char *s)
 int
 putchar(int c)
 {
-	char ch = (char)c;
-	return emit(&ch, 1) < 0 ? EOF : (unsigned char)c;
+	char ch = (char) c;
+	return emit(&ch, 1) < 0 ? EOF : (unsigned char) c;
 }

@@ -21,7 +21,7 @@
 
 struct plan {
 	struct elf_image img;
-	const uint8_t *file;   /* the program's bytes */
+	const uint8_t *file; /* the program's bytes */
 	uint64_t file_size;
 	uint64_t image, info, pcb, desc, window, run; /* pages */
 	uint64_t desc_bytes;
@@ -56,7 +56,7 @@ each_module(const struct ctor_spec *s, long (*fn)(const struct hr_module *, void
 
 	if (!s->subsystem || !s->desc || desc_read(s->desc, s->node, &d, &err))
 		return 0;
-	for (int off = 0; off < d.modules_len; off += (int)strlen(d.modules + off) + 1) {
+	for (int off = 0; off < d.modules_len; off += (int) strlen(d.modules + off) + 1) {
 		const struct hr_module *m = find_module(d.modules + off);
 		long r;
 		if (!d.modules[off])
@@ -75,7 +75,7 @@ each_module(const struct ctor_spec *s, long (*fn)(const struct hr_module *, void
 static long
 count_module(const struct hr_module *m, void *ctx)
 {
-	*(uint64_t *)ctx += span(m->base, m->size);
+	*(uint64_t *) ctx += span(m->base, m->size);
 	return 0;
 }
 
@@ -88,7 +88,7 @@ runtime_pages(const struct ctor_spec *s)
 	if (s->subsystem && s->desc)
 		for (int n = desc_child(s->desc, s->node); n >= 0; n = desc_sibling(s->desc, n))
 			kids++;
-	return CTOR_HEAP_MIN + (uint64_t)kids * CTOR_STACKS_PER_CHILD;
+	return CTOR_HEAP_MIN + (uint64_t) kids * CTOR_STACKS_PER_CHILD;
 }
 
 static long
@@ -108,7 +108,7 @@ make_plan(const struct ctor_spec *s, struct plan *p, char *why, size_t len)
 			snprintf(why, len, "program '%s' is not among our modules", s->program);
 			return HR_ENOENT;
 		}
-		p->file = (const uint8_t *)m->base;
+		p->file = (const uint8_t *) m->base;
 		p->file_size = m->size;
 	}
 	if (elf_parse(p->file, p->file_size, &p->img, &err)) {
@@ -120,7 +120,8 @@ make_plan(const struct ctor_spec *s, struct plan *p, char *why, size_t len)
 	if (s->desc) {
 		uint64_t cap = desc_size(s->desc);
 		if (!(p->desc_blob = malloc(cap)) ||
-		    (long)(p->desc_bytes = (uint64_t)desc_extract(s->desc, s->node, p->desc_blob, cap)) < 0) {
+		    (long) (p->desc_bytes = (uint64_t) desc_extract(s->desc, s->node, p->desc_blob,
+								    cap)) < 0) {
 			snprintf(why, len, "no memory to cut the descriptor of '%s'", s->name);
 			return HR_ENOMEM;
 		}
@@ -133,7 +134,7 @@ make_plan(const struct ctor_spec *s, struct plan *p, char *why, size_t len)
 	fixed = p->image + HR_STACK_PAGES + p->info + p->pcb + p->desc + modules;
 	if (s->mem_pages < fixed + runtime_pages(s)) {
 		snprintf(why, len, "'%s' needs at least %lu pages but its reservation is %u",
-			 s->name, (unsigned long)(fixed + runtime_pages(s)), s->mem_pages);
+			 s->name, (unsigned long) (fixed + runtime_pages(s)), s->mem_pages);
 		return HR_ENOMEM;
 	}
 	p->window = s->mem_pages - fixed;
@@ -145,8 +146,8 @@ static long
 alias_pages(long slot, uint64_t src, uint64_t dst, uint64_t n, unsigned perms)
 {
 	for (uint64_t i = 0; i < n; i++) {
-		long r = hr_mem_alias((long)(src + i * HR_PAGE_SIZE), slot,
-				      (long)(dst + i * HR_PAGE_SIZE), perms);
+		long r = hr_mem_alias((long) (src + i * HR_PAGE_SIZE), slot,
+				      (long) (dst + i * HR_PAGE_SIZE), perms);
 		if (r)
 			return r;
 	}
@@ -162,7 +163,7 @@ load_image(const struct plan *p, long slot, uint64_t *at)
 	for (unsigned i = 0; i < p->img.nseg; i++) {
 		const struct elf_seg *g = &p->img.seg[i];
 		uint64_t lo = g->vaddr & ~(HR_PAGE_SIZE - 1), n = span(g->vaddr, g->memsz);
-		uint8_t *mem = (uint8_t *)*at;
+		uint8_t *mem = (uint8_t *) *at;
 		long r;
 		memset(mem, 0, n * HR_PAGE_SIZE);
 		memcpy(mem + (g->vaddr - lo), file + g->offset, g->filesz);
@@ -205,7 +206,7 @@ fill_info(struct hr_bootinfo *bi, const struct ctor_spec *s, const struct plan *
 
 	memset(bi, 0, HR_PAGE_SIZE);
 	bi->magic = HR_BOOTINFO_MAGIC;
-	bi->comp_id = (uint32_t)id;
+	bi->comp_id = (uint32_t) id;
 	bi->parent_id = me->comp_id;
 	bi->depth = me->depth + (s->subsystem ? 1 : 0);
 	bi->cap_parent = HR_CAP_PARENT;
@@ -227,19 +228,20 @@ give_rest(const struct ctor_spec *s, const struct plan *p, struct ctor_child *c,
 	uint64_t stack = at, info = stack + HR_STACK_PAGES * HR_PAGE_SIZE;
 	uint64_t pcb = info + HR_PAGE_SIZE, desc = pcb + p->pcb * HR_PAGE_SIZE;
 	uint64_t window = desc + p->desc * HR_PAGE_SIZE;
-	struct hr_bootinfo *bi = (struct hr_bootinfo *)info;
+	struct hr_bootinfo *bi = (struct hr_bootinfo *) info;
 	struct module_ctx mc = { c->slot, bi, HR_VA_MODULES };
 	uint64_t sp;
 	long r;
 
-	fill_info(bi, s, p, (long)c->comp);
-	memset((void *)stack, 0, HR_STACK_PAGES * HR_PAGE_SIZE);
-	sp = elf_stack((void *)(info - HR_PAGE_SIZE), HR_PAGE_SIZE, HR_VA_STACK_TOP, s->name, &p->img);
+	fill_info(bi, s, p, (long) c->comp);
+	memset((void *) stack, 0, HR_STACK_PAGES * HR_PAGE_SIZE);
+	sp = elf_stack((void *) (info - HR_PAGE_SIZE), HR_PAGE_SIZE, HR_VA_STACK_TOP, s->name,
+		       &p->img);
 	if (p->desc)
-		memcpy((void *)desc, p->desc_blob, p->desc_bytes);
+		memcpy((void *) desc, p->desc_blob, p->desc_bytes);
 	if (p->pcb) {
-		memset((void *)pcb, 0, HR_PAGE_SIZE);
-		c->pcb = (struct hr_pcb *)pcb;
+		memset((void *) pcb, 0, HR_PAGE_SIZE);
+		c->pcb = (struct hr_pcb *) pcb;
 	}
 	if ((r = alias_pages(c->slot, stack, HR_VA_STACK_TOP - HR_STACK_PAGES * HR_PAGE_SIZE,
 			     HR_STACK_PAGES, HR_MEM_READ | HR_MEM_WRITE)) ||
@@ -248,26 +250,26 @@ give_rest(const struct ctor_spec *s, const struct plan *p, struct ctor_child *c,
 	    (r = each_module(s, give_module, &mc, why, len)) ||
 	    (r = alias_pages(c->slot, window, HR_VA_MEM, p->window, HR_MEM_ALL))) {
 		if (!why[0])
-			snprintf(why, len, "giving memory to '%s' failed: %s", s->name, hr_strerror(r));
+			snprintf(why, len, "giving memory to '%s' failed: %s", s->name,
+				 hr_strerror(r));
 		return r;
 	}
 	if ((r = hr_cap_invoke(c->slot, HR_CAP_PARENT, HR_CAP_SELF, 0))) {
 		snprintf(why, len, "no capability to us for '%s': %s", s->name, hr_strerror(r));
 		return r;
 	}
-	if ((c->tid = hr_thd_create(c->slot, (long)p->img.entry, (long)sp, 0, 0)) < 0) {
+	if ((c->tid = hr_thd_create(c->slot, (long) p->img.entry, (long) sp, 0, 0)) < 0) {
 		snprintf(why, len, "no thread for '%s': %s", s->name, hr_strerror(c->tid));
 		return c->tid;
 	}
-	bi->self_tid = (uint32_t)c->tid;
+	bi->self_tid = (uint32_t) c->tid;
 	if (alias_pages(c->slot, info, HR_VA_BOOTINFO, 1, HR_MEM_READ))
 		return HR_ENOMEM;
 	return 0;
 }
 
 static long
-create(const struct ctor_spec *s, struct ctor_child *c, const struct plan *p, char *why,
-       size_t len)
+create(const struct ctor_spec *s, struct ctor_child *c, const struct plan *p, char *why, size_t len)
 {
 	uint32_t threads = 4, comps = 0;
 	long id;
@@ -276,7 +278,7 @@ create(const struct ctor_spec *s, struct ctor_child *c, const struct plan *p, ch
 		ctor_quota(s->desc, s->node, &threads, &comps);
 	if ((c->slot = caps_alloc()) < 0 || !(c->run = pages_alloc(p->run))) {
 		snprintf(why, len, "no capability slot or %lu free pages for '%s'",
-			 (unsigned long)p->run, s->name);
+			 (unsigned long) p->run, s->name);
 		return HR_ENOMEM;
 	}
 	c->run_pages = p->run;
@@ -284,7 +286,7 @@ create(const struct ctor_spec *s, struct ctor_child *c, const struct plan *p, ch
 		snprintf(why, len, "component for '%s': %s", s->name, hr_strerror(id));
 		return id;
 	}
-	c->comp = (uint32_t)id;
+	c->comp = (uint32_t) id;
 	if ((id = hr_mem_bound(c->slot, s->mem_pages))) {
 		snprintf(why, len, "memory bound of %u pages for '%s': %s", s->mem_pages, s->name,
 			 hr_strerror(id));

@@ -20,29 +20,29 @@
  * the modules it hands down, a child needs these; the builder reserves them, the
  * constructor refuses a reservation that cannot hold them.
  */
-#define CTOR_HEAP_MIN 64        /* the smallest heap a program starts with */
-#define CTOR_STACKS_PER_CHILD 5 /* a subsystem's invocation stack (16 KiB + TLS) per child */
-#define CTOR_BOOTINFO 1
-#define CTOR_PCB 1              /* the page a subsystem shares with its parent */
+#define CTOR_HEAP_MIN	      64 /* the smallest heap a program starts with */
+#define CTOR_STACKS_PER_CHILD 5	 /* a subsystem's invocation stack (16 KiB + TLS) per child */
+#define CTOR_BOOTINFO	      1
+#define CTOR_PCB	      1 /* the page a subsystem shares with its parent */
 
 struct ctor_spec {
 	const char *name;
 	const char *program;
-	uint32_t mem_pages;   /* the child's memory reservation (its bound) */
-	const void *desc;     /* our descriptor and the child's node in it */
+	uint32_t mem_pages; /* the child's memory reservation (its bound) */
+	const void *desc;   /* our descriptor and the child's node in it */
 	int node;
-	int subsystem;        /* promote: a child subsystem rather than a component of ours */
+	int subsystem; /* promote: a child subsystem rather than a component of ours */
 	uint64_t arg;
-	const void *image;    /* program bytes to load instead of the module (tests); else 0 */
+	const void *image; /* program bytes to load instead of the module (tests); else 0 */
 	uint64_t image_size;
 };
 
 struct ctor_child {
-	long slot;            /* our COMP capability */
-	uint32_t comp;        /* its component id */
-	long tid;             /* its first thread (the c^s of a subsystem) */
+	long slot;		 /* our COMP capability */
+	uint32_t comp;		 /* its component id */
+	long tid;		 /* its first thread (the c^s of a subsystem) */
 	uint64_t run, run_pages; /* our pages it holds */
-	struct hr_pcb *pcb;   /* page shared with a subsystem (our mapping) */
+	struct hr_pcb *pcb;	 /* page shared with a subsystem (our mapping) */
 };
 
 /* 0, or an HR_E* code with a sentence in why.  On failure nothing is left behind. */

@@ -17,9 +17,9 @@ desc_self(const char **why)
 		*why = "no boot descriptor";
 		return 0;
 	}
-	if (desc_check((const void *)bi->desc_base, bi->desc_size, why))
+	if (desc_check((const void *) bi->desc_base, bi->desc_size, why))
 		return 0;
-	return (const void *)bi->desc_base;
+	return (const void *) bi->desc_base;
 }
 
 const char *
@@ -173,8 +173,8 @@ copy_node(const void *fdt, int node, void *buf)
 	}
 	fdt_for_each_subnode(child, fdt, node)
 	{
-		if (fdt_begin_node(buf, fdt_get_name(fdt, child, 0)) || copy_node(fdt, child, buf) ||
-		    fdt_end_node(buf))
+		if (fdt_begin_node(buf, fdt_get_name(fdt, child, 0)) ||
+		    copy_node(fdt, child, buf) || fdt_end_node(buf))
 			return -1;
 	}
 	return 0;
@@ -183,7 +183,7 @@ copy_node(const void *fdt, int node, void *buf)
 long
 desc_extract(const void *fdt, int node, void *buf, uint64_t len)
 {
-	if (len > (1u << 24) || fdt_create(buf, (int)len) || fdt_finish_reservemap(buf) ||
+	if (len > (1u << 24) || fdt_create(buf, (int) len) || fdt_finish_reservemap(buf) ||
 	    fdt_begin_node(buf, "") || copy_node(fdt, node, buf) || fdt_end_node(buf) ||
 	    fdt_finish(buf))
 		return HR_ENOMEM;

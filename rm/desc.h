@@ -12,19 +12,19 @@
 enum desc_type { DESC_SUBSYSTEM = 1, DESC_TASK = 2, DESC_COMPONENT = 3 };
 
 struct desc_node {
-	int offset;           /* node offset in the blob */
+	int offset; /* node offset in the blob */
 	const char *name;
 	enum desc_type type;
-	const char *program;  /* subsystem, component */
-	const char *policy;   /* subsystem */
-	const char *entry;    /* task */
-	const char *args;     /* "" if none */
+	const char *program;		   /* subsystem, component */
+	const char *policy;		   /* subsystem */
+	const char *entry;		   /* task */
+	const char *args;		   /* "" if none */
 	uint32_t cpu_kind, budget, period; /* enum res_kind; ticks */
 	uint32_t priority;
 	uint32_t memory_pages; /* subsystem, component */
 	uint32_t memory_kind;
-	uint32_t arg;         /* task */
-	const char *modules;  /* subsystem: NUL-separated program names needed below it */
+	uint32_t arg;	     /* task */
+	const char *modules; /* subsystem: NUL-separated program names needed below it */
 	int modules_len;
 };
 

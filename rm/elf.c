@@ -26,7 +26,7 @@ _Static_assert(sizeof(struct phdr) == 56, "ELF program header");
 
 #define PT_LOAD 1
 #define PT_PHDR 6
-#define PT_TLS 7
+#define PT_TLS	7
 
 static int
 fail(const char **why, const char *msg)
@@ -50,7 +50,7 @@ check_header(const struct ehdr *h, uint64_t len, const char **why)
 		return fail(why, "unexpected program header size");
 	if (h->phnum == 0 || h->phnum > 64)
 		return fail(why, "program header count out of range");
-	if (h->phoff > len || (uint64_t)h->phnum * sizeof(struct phdr) > len - h->phoff)
+	if (h->phoff > len || (uint64_t) h->phnum * sizeof(struct phdr) > len - h->phoff)
 		return fail(why, "program headers lie outside the file");
 	if (h->phoff % 8)
 		return fail(why, "program headers misaligned");
@@ -100,7 +100,7 @@ elf_parse(const void *buf, uint64_t len, struct elf_image *img, const char **why
 		return fail(why, "file too short for an ELF header");
 	if ((err = check_header(h, len, why)))
 		return err;
-	ph = (const struct phdr *)((const uint8_t *)buf + h->phoff);
+	ph = (const struct phdr *) ((const uint8_t *) buf + h->phoff);
 	for (unsigned i = 0; i < h->phnum; i++) {
 		const struct phdr *p = &ph[i];
 		if (p->type != PT_LOAD || p->memsz == 0)
@@ -127,14 +127,20 @@ elf_parse(const void *buf, uint64_t len, struct elf_image *img, const char **why
 }
 
 /* auxv keys musl reads */
-enum { AT_NULL = 0, AT_PHDR = 3, AT_PHENT = 4, AT_PHNUM = 5, AT_PAGESZ = 6, AT_ENTRY = 9,
-       AT_RANDOM = 25 };
+enum {
+	AT_NULL = 0,
+	AT_PHDR = 3,
+	AT_PHENT = 4,
+	AT_PHNUM = 5,
+	AT_PAGESZ = 6,
+	AT_ENTRY = 9,
+	AT_RANDOM = 25
+};
 
 uint64_t
-elf_stack(void *stk, uint64_t size, uint64_t top_va, const char *name,
-	  const struct elf_image *img)
+elf_stack(void *stk, uint64_t size, uint64_t top_va, const char *name, const struct elf_image *img)
 {
-	uint8_t *top = (uint8_t *)stk + size;
+	uint8_t *top = (uint8_t *) stk + size;
 	uint64_t nlen = 0, words[32], n = 0;
 
 	while (name && name[nlen] && nlen < 63)
@@ -144,18 +150,22 @@ elf_stack(void *stk, uint64_t size, uint64_t top_va, const char *name,
 	if (size < 4096)
 		return 0;
 	for (uint64_t i = 0; i < nlen; i++)
-		top[-64 + (long)i] = (uint8_t)name[i];
-	top[-64 + (long)nlen] = 0;
+		top[-64 + (long) i] = (uint8_t) name[i];
+	top[-64 + (long) nlen] = 0;
 	for (int i = 0; i < 16; i++)
-		top[-80 + i] = (uint8_t)(0x5a ^ (i * 37));
+		top[-80 + i] = (uint8_t) (0x5a ^ (i * 37));
 
-	words[n++] = 1;      /* argc */
+	words[n++] = 1;	     /* argc */
 	words[n++] = str_va; /* argv[0] */
 	words[n++] = 0;
-	words[n++] = 0;      /* envp */
-	uint64_t aux[][2] = { { AT_PHDR, img->phdr_va }, { AT_PHENT, 56 }, { AT_PHNUM, img->phnum },
-			      { AT_PAGESZ, HR_PAGE_SIZE }, { AT_ENTRY, img->entry },
-			      { AT_RANDOM, rnd_va }, { AT_NULL, 0 } };
+	words[n++] = 0; /* envp */
+	uint64_t aux[][2] = { { AT_PHDR, img->phdr_va },
+			      { AT_PHENT, 56 },
+			      { AT_PHNUM, img->phnum },
+			      { AT_PAGESZ, HR_PAGE_SIZE },
+			      { AT_ENTRY, img->entry },
+			      { AT_RANDOM, rnd_va },
+			      { AT_NULL, 0 } };
 	for (unsigned i = 0; i < sizeof(aux) / sizeof(aux[0]); i++) {
 		if (aux[i][0] == AT_PHDR && !aux[i][1])
 			continue;
@@ -163,7 +173,7 @@ elf_stack(void *stk, uint64_t size, uint64_t top_va, const char *name,
 		words[n++] = aux[i][1];
 	}
 	uint64_t sp_va = (rnd_va - n * 8) & ~15ull;
-	uint64_t *sp = (uint64_t *)(top - (top_va - sp_va));
+	uint64_t *sp = (uint64_t *) (top - (top_va - sp_va));
 	for (uint64_t i = 0; i < n; i++)
 		sp[i] = words[i];
 	return sp_va;

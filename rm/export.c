@@ -8,7 +8,7 @@
 #include "pages.h"
 #include "tls.h"
 
-#define STACK_BYTES (16 * 1024)
+#define STACK_BYTES    (16 * 1024)
 #define DEFAULT_STACKS 4
 
 extern char hr_entry_stub[];
@@ -31,8 +31,9 @@ hr_export_stacks(unsigned n)
 	if (!(base = pages_alloc(n * stride / HR_PAGE_SIZE)))
 		return HR_ENOMEM;
 	for (unsigned i = 0; i < n; i++)
-		tls_setup((void *)(base + i * stride), 0);
-	err = hr_comp_entry((long)hr_entry_stub, (long)base, n, (long)stride, (long)tls_tcb_offset());
+		tls_setup((void *) (base + i * stride), 0);
+	err = hr_comp_entry((long) hr_entry_stub, (long) base, n, (long) stride,
+			    (long) tls_tcb_offset());
 	if (err)
 		pages_free(base, n * stride / HR_PAGE_SIZE);
 	else
@@ -58,5 +59,5 @@ hr_dispatch(long op, long a1, long a2, long a3, long badge, long caller)
 {
 	if (op < 0 || op >= HR_EXPORT_MAX || !table[op])
 		return HR_ENOSYS;
-	return table[op](a1, a2, a3, (uint64_t)badge, (uint32_t)caller);
+	return table[op](a1, a2, a3, (uint64_t) badge, (uint32_t) caller);
 }

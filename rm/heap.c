@@ -11,16 +11,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAGIC 0x48656170u /* "Heap" */
-#define CLASS_MIN 5       /* 32 bytes */
-#define CLASS_MAX 11      /* 2048 bytes */
-#define LARGE 0xff
-#define ALIGNED 0xfe
+#define MAGIC	  0x48656170u /* "Heap" */
+#define CLASS_MIN 5	      /* 32 bytes */
+#define CLASS_MAX 11	      /* 2048 bytes */
+#define LARGE	  0xff
+#define ALIGNED	  0xfe
 
 struct hdr {
 	uint32_t magic;
-	uint32_t kind;  /* size class, LARGE or ALIGNED */
-	uint64_t n;     /* LARGE: pages; ALIGNED: bytes back to the real block */
+	uint32_t kind; /* size class, LARGE or ALIGNED */
+	uint64_t n;    /* LARGE: pages; ALIGNED: bytes back to the real block */
 };
 
 static void *classes[CLASS_MAX + 1];
@@ -39,7 +39,7 @@ static int
 class_of(size_t size)
 {
 	int k = CLASS_MIN;
-	while (((size_t)1 << k) < size + sizeof(struct hdr))
+	while (((size_t) 1 << k) < size + sizeof(struct hdr))
 		k++;
 	return k;
 }
@@ -49,12 +49,12 @@ static int
 refill(int k)
 {
 	uint64_t page = pages_alloc(1);
-	size_t bs = (size_t)1 << k;
+	size_t bs = (size_t) 1 << k;
 
 	if (!page)
 		return 0;
 	for (size_t off = 0; off + bs <= HR_PAGE_SIZE; off += bs) {
-		void **b = (void **)(page + off);
+		void **b = (void **) (page + off);
 		*b = classes[k];
 		classes[k] = b;
 	}
@@ -70,12 +70,12 @@ small(size_t size)
 	hr_lock_take(&lock);
 	if (classes[k] || refill(k)) {
 		h = classes[k];
-		classes[k] = *(void **)h;
+		classes[k] = *(void **) h;
 	}
 	hr_lock_give(&lock);
 	if (!h)
 		return 0;
-	*h = (struct hdr){ MAGIC, (uint32_t)k, 0 };
+	*h = (struct hdr){ MAGIC, (uint32_t) k, 0 };
 	return h + 1;
 }
 
@@ -83,7 +83,7 @@ static void *
 large(size_t size)
 {
 	uint64_t n = (size + sizeof(struct hdr) + HR_PAGE_SIZE - 1) / HR_PAGE_SIZE;
-	struct hdr *h = (struct hdr *)pages_alloc(n);
+	struct hdr *h = (struct hdr *) pages_alloc(n);
 
 	if (!h)
 		return 0;
@@ -96,9 +96,9 @@ malloc(size_t size)
 {
 	void *p;
 
-	if (size > ((size_t)1 << 40))
+	if (size > ((size_t) 1 << 40))
 		p = 0;
-	else if (size + sizeof(struct hdr) <= ((size_t)1 << CLASS_MAX))
+	else if (size + sizeof(struct hdr) <= ((size_t) 1 << CLASS_MAX))
 		p = small(size);
 	else
 		p = large(size);
@@ -110,12 +110,12 @@ malloc(size_t size)
 static struct hdr *
 header(void *p)
 {
-	struct hdr *h = (struct hdr *)p - 1;
+	struct hdr *h = (struct hdr *) p - 1;
 
 	if (h->magic != MAGIC)
 		hr_die("heap: free or realloc of %p, which malloc never returned", p);
 	if (h->kind == ALIGNED)
-		return header((char *)p - h->n);
+		return header((char *) p - h->n);
 	return h;
 }
 
@@ -129,11 +129,11 @@ free(void *p)
 	h = header(p);
 	h->magic = 0;
 	if (h->kind == LARGE) {
-		pages_free((uint64_t)h, h->n);
+		pages_free((uint64_t) h, h->n);
 		return;
 	}
 	hr_lock_take(&lock);
-	*(void **)h = classes[h->kind];
+	*(void **) h = classes[h->kind];
 	classes[h->kind] = h;
 	hr_lock_give(&lock);
 }
@@ -147,8 +147,8 @@ malloc_usable_size(void *p)
 	if (!p)
 		return 0;
 	h = header(p);
-	total = h->kind == LARGE ? h->n * HR_PAGE_SIZE : (size_t)1 << h->kind;
-	return total - (size_t)((char *)p - (char *)h);
+	total = h->kind == LARGE ? h->n * HR_PAGE_SIZE : (size_t) 1 << h->kind;
+	return total - (size_t) ((char *) p - (char *) h);
 }
 
 void *
@@ -156,7 +156,7 @@ calloc(size_t n, size_t size)
 {
 	void *p;
 
-	if (size && n > (size_t)-1 / size) {
+	if (size && n > (size_t) -1 / size) {
 		errno = ENOMEM;
 		return 0;
 	}
@@ -196,8 +196,9 @@ aligned_alloc(size_t align, size_t size)
 		return malloc(size);
 	if (!(raw = malloc(size + align + sizeof(struct hdr))))
 		return 0;
-	p = (char *)(((uintptr_t)raw + sizeof(struct hdr) + align - 1) & ~(uintptr_t)(align - 1));
-	*((struct hdr *)p - 1) = (struct hdr){ MAGIC, ALIGNED, (uint64_t)(p - raw) };
+	p = (char *) (((uintptr_t) raw + sizeof(struct hdr) + align - 1) &
+		      ~(uintptr_t) (align - 1));
+	*((struct hdr *) p - 1) = (struct hdr){ MAGIC, ALIGNED, (uint64_t) (p - raw) };
 	return p;
 }
 

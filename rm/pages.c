@@ -26,7 +26,7 @@ pages_alloc(uint64_t n)
 	hr_lock_take(&lock);
 	if (n == 1 && free_head) {
 		va = free_head;
-		free_head = *(uint64_t *)va;
+		free_head = *(uint64_t *) va;
 		nfree--;
 	} else if (n <= (end - bump) / HR_PAGE_SIZE) {
 		va = bump;
@@ -42,7 +42,7 @@ pages_free(uint64_t va, uint64_t n)
 	hr_lock_take(&lock);
 	for (uint64_t i = 0; i < n; i++) {
 		uint64_t p = va + i * HR_PAGE_SIZE;
-		*(uint64_t *)p = free_head;
+		*(uint64_t *) p = free_head;
 		free_head = p;
 		nfree++;
 	}

@@ -47,7 +47,7 @@ pi_yield(void)
 long
 pi_sleep(uint64_t tsc)
 {
-	return hr_invoke(HR_CAP_PARENT, PI_SLEEP, (long)tsc, 0, 0);
+	return hr_invoke(HR_CAP_PARENT, PI_SLEEP, (long) tsc, 0, 0);
 }
 
 static long
@@ -56,7 +56,7 @@ op_connect(long a1, long a2, long a3, uint64_t badge, uint32_t caller)
 	long w[3] = { a1, a2, a3 };
 	char name[25];
 
-	(void)badge;
+	(void) badge;
 	pi_unpack(w, name);
 	return subsys_connect(caller, name);
 }
@@ -69,7 +69,7 @@ caller_entity(uint32_t caller)
 	long id = subsys_entity_of(caller);
 	struct sched_ent *e = sched_ent(id);
 
-	return e && e->tid == (uint32_t)hr_thd_self() ? id : HR_EPERM;
+	return e && e->tid == (uint32_t) hr_thd_self() ? id : HR_EPERM;
 }
 
 static long
@@ -77,7 +77,7 @@ op_yield(long a1, long a2, long a3, uint64_t badge, uint32_t caller)
 {
 	long id = caller_entity(caller);
 
-	(void)a1, (void)a2, (void)a3, (void)badge;
+	(void) a1, (void) a2, (void) a3, (void) badge;
 	if (id < 0)
 		return id;
 	sched_request(id, REQ_YIELD, 0);
@@ -89,10 +89,10 @@ op_sleep(long a1, long a2, long a3, uint64_t badge, uint32_t caller)
 {
 	long id = caller_entity(caller);
 
-	(void)a2, (void)a3, (void)badge;
+	(void) a2, (void) a3, (void) badge;
 	if (id < 0)
 		return id;
-	sched_request(id, REQ_SLEEP, (uint64_t)a1);
+	sched_request(id, REQ_SLEEP, (uint64_t) a1);
 	return 0;
 }
 

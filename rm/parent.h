@@ -10,8 +10,8 @@
 
 enum pi_op {
 	PI_CONNECT = 1, /* a1..a3: a sibling component's name (packed) -> cap slot to it */
-	PI_YIELD = 2,   /* component thread: let others at our priority run */
-	PI_SLEEP = 3,   /* component thread: sleep until TSC a1 */
+	PI_YIELD = 2,	/* component thread: let others at our priority run */
+	PI_SLEEP = 3,	/* component thread: sleep until TSC a1 */
 	PI_OP_END
 };
 

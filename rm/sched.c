@@ -54,11 +54,13 @@ sched_add(enum ent_kind kind, uint32_t tid, const struct pol_param *p, void *own
 	for (long id = 0; id < POL_MAX; id++) {
 		if (ent[id].used)
 			continue;
-		if ((r = pol->add(state, (uint32_t)id, &q, hr_tsc())))
+		if ((r = pol->add(state, (uint32_t) id, &q, hr_tsc())))
 			return r;
-		ent[id] = (struct sched_ent){ .used = 1, .kind = (uint8_t)kind, .tid = tid, .owner = owner };
+		ent[id] = (struct sched_ent){
+			.used = 1, .kind = (uint8_t) kind, .tid = tid, .owner = owner
+		};
 		ent[id].seen = hr_region()->slot[tid].consumed;
-		hr_region()->slot[tid].prio = pol->prio(state, (uint32_t)id, hr_tsc()) + 1;
+		hr_region()->slot[tid].prio = pol->prio(state, (uint32_t) id, hr_tsc()) + 1;
 		return id;
 	}
 	return HR_ENOMEM;
@@ -69,7 +71,7 @@ sched_remove(long id)
 {
 	if (id < 0 || id >= POL_MAX || !ent[id].used)
 		return;
-	pol->remove(state, (uint32_t)id);
+	pol->remove(state, (uint32_t) id);
 	memset(&ent[id], 0, sizeof(ent[id]));
 	if (running == id)
 		running = -1;
@@ -97,7 +99,7 @@ sched_block(long id, uint64_t wake_at)
 		return;
 	ent[id].blocked = 1;
 	ent[id].wake_at = wake_at;
-	pol->block(state, (uint32_t)id, hr_tsc());
+	pol->block(state, (uint32_t) id, hr_tsc());
 }
 
 void
@@ -107,13 +109,13 @@ sched_wake(long id)
 		return;
 	ent[id].blocked = 0;
 	ent[id].wake_at = 0;
-	pol->wake(state, (uint32_t)id, hr_tsc());
+	pol->wake(state, (uint32_t) id, hr_tsc());
 }
 
 uint32_t
 sched_misses(long id)
 {
-	return sched_ent(id) ? pol->misses(state, (uint32_t)id) : 0;
+	return sched_ent(id) ? pol->misses(state, (uint32_t) id) : 0;
 }
 
 void
@@ -134,11 +136,12 @@ requests(uint64_t now)
 {
 	for (long id = 0; id < POL_MAX; id++) {
 		struct sched_ent *e = &ent[id];
-		uint32_t req = e->used ? __atomic_exchange_n(&e->req, REQ_NONE, __ATOMIC_ACQUIRE) : 0;
+		uint32_t req =
+			e->used ? __atomic_exchange_n(&e->req, REQ_NONE, __ATOMIC_ACQUIRE) : 0;
 		if (req == REQ_SLEEP)
 			sched_block(id, e->req_arg);
 		else if (req == REQ_YIELD)
-			pol->yield(state, (uint32_t)id, now);
+			pol->yield(state, (uint32_t) id, now);
 	}
 }
 
@@ -154,7 +157,7 @@ charge(uint64_t now)
 			continue;
 		c = r->slot[ent[id].tid].consumed;
 		if (c != ent[id].seen) {
-			pol->charge(state, (uint32_t)id, c - ent[id].seen, now);
+			pol->charge(state, (uint32_t) id, c - ent[id].seen, now);
 			ent[id].seen = c;
 		}
 	}
@@ -231,7 +234,7 @@ static void
 publish_wakeup(uint64_t t)
 {
 	if (hr_bootinfo()->depth)
-		((struct hr_pcb *)HR_VA_PCB)->next_wakeup = t == UINT64_MAX ? 0 : t;
+		((struct hr_pcb *) HR_VA_PCB)->next_wakeup = t == UINT64_MAX ? 0 : t;
 }
 
 /*
@@ -242,7 +245,8 @@ static void
 idle(uint64_t now)
 {
 	running = -1;
-	publish_wakeup(pol_time_min(pol->next_event(state, now), next_wakeup() ? next_wakeup() : UINT64_MAX));
+	publish_wakeup(pol_time_min(pol->next_event(state, now),
+				    next_wakeup() ? next_wakeup() : UINT64_MAX));
 	hr_event_wait();
 }
 
@@ -251,7 +255,7 @@ sched_run(void)
 {
 	long self = hr_thd_self(), r;
 
-	evt_tid = (uint32_t)self;
+	evt_tid = (uint32_t) self;
 	hr_region()->slot[self].prio = 0;
 	if ((r = hr_sched_event(self)))
 		hr_die("cannot become the event thread: %s", hr_strerror(r));
@@ -276,7 +280,8 @@ sched_run(void)
 		}
 		uint32_t tid = target(id, now, preempted);
 		running = id;
-		publish_wakeup(pol_time_min(pol->next_event(state, now), next_wakeup() ? next_wakeup() : UINT64_MAX));
+		publish_wakeup(pol_time_min(pol->next_event(state, now),
+					    next_wakeup() ? next_wakeup() : UINT64_MAX));
 		r = hr_thd_switch(tid, HR_SW_EVWAIT);
 		if (r == HR_EAGAIN || r == 0)
 			continue;

@@ -23,15 +23,15 @@ enum ent_req { REQ_NONE = 0, REQ_SLEEP, REQ_YIELD };
 
 struct sched_ent {
 	uint8_t used;
-	uint8_t kind;        /* enum ent_kind */
-	uint8_t blocked;     /* blocked in the policy (sleeping, idle child) */
-	uint32_t tid;        /* thread to dispatch; a child's c^s */
-	uint64_t seen;       /* kernel-accounted time already charged to the policy */
-	uint64_t wake_at;    /* TSC to wake at when blocked (0: only an event wakes it) */
+	uint8_t kind;	       /* enum ent_kind */
+	uint8_t blocked;       /* blocked in the policy (sleeping, idle child) */
+	uint32_t tid;	       /* thread to dispatch; a child's c^s */
+	uint64_t seen;	       /* kernel-accounted time already charged to the policy */
+	uint64_t wake_at;      /* TSC to wake at when blocked (0: only an event wakes it) */
 	volatile uint32_t req; /* enum ent_req, set by the entity's thread, taken by the loop */
 	volatile uint64_t req_arg;
-	struct hr_pcb *pcb;  /* children: the page we share with it */
-	void *owner;         /* the subsystem layer's record */
+	struct hr_pcb *pcb; /* children: the page we share with it */
+	void *owner;	    /* the subsystem layer's record */
 };
 
 /* Scheduling hooks the subsystem layer (subsys.c) provides. */

@@ -15,15 +15,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CHILD_MAX 32
+#define CHILD_MAX   32
 #define SLICE_TICKS 2
 
 struct child {
 	char name[HR_NAME_MAX];
 	enum desc_type type;
 	struct ctor_child ctor;
-	long ent;             /* scheduler entity, -1 once its thread is gone */
-	uint32_t next_cap;    /* next slot we fill in its capability table */
+	long ent;	   /* scheduler entity, -1 once its thread is gone */
+	uint32_t next_cap; /* next slot we fill in its capability table */
 };
 
 static struct child children[CHILD_MAX];
@@ -62,14 +62,15 @@ report(const struct desc_node *d)
 
 	printf("[%s] subsystem depth=%u parent=%u policy=%s cpu=%s memory=%luKiB\n", me, bi->depth,
 	       bi->parent_id, d->policy, cpu_text(d, cpu, sizeof(cpu)),
-	       (unsigned long)(d->memory_pages ? d->memory_pages : bi->mem_pages) * 4);
+	       (unsigned long) (d->memory_pages ? d->memory_pages : bi->mem_pages) * 4);
 }
 
 static struct pol_param
 param(const struct desc_node *d)
 {
-	return (struct pol_param){ .prio = d->priority, .kind = d->cpu_kind, .budget = d->budget,
-				   .period = d->period };
+	return (struct pol_param){
+		.prio = d->priority, .kind = d->cpu_kind, .budget = d->budget, .period = d->period
+	};
 }
 
 static struct child *
@@ -85,8 +86,12 @@ static void
 build_child(const struct desc_node *d)
 {
 	struct child *c = child_slot();
-	struct ctor_spec s = { .name = d->name, .program = d->program, .mem_pages = d->memory_pages,
-			       .desc = fdt, .node = d->offset, .subsystem = d->type == DESC_SUBSYSTEM };
+	struct ctor_spec s = { .name = d->name,
+			       .program = d->program,
+			       .mem_pages = d->memory_pages,
+			       .desc = fdt,
+			       .node = d->offset,
+			       .subsystem = d->type == DESC_SUBSYSTEM };
 	struct pol_param p = param(d);
 	char why[160];
 
@@ -103,7 +108,7 @@ build_child(const struct desc_node *d)
 	snprintf(c->name, sizeof(c->name), "%s", d->name);
 	c->type = d->type;
 	c->next_cap = HR_CAP_FROM_PARENT;
-	c->ent = sched_add(s.subsystem ? ENT_CHILD : ENT_THREAD, (uint32_t)c->ctor.tid, &p, c);
+	c->ent = sched_add(s.subsystem ? ENT_CHILD : ENT_THREAD, (uint32_t) c->ctor.tid, &p, c);
 	if (c->ent < 0) {
 		printf("[%s] cannot schedule '%s': %s\n", me, d->name, hr_strerror(c->ent));
 		ctor_destroy(&c->ctor);
@@ -126,9 +131,10 @@ start_task(const struct desc_node *d)
 		failures++;
 		return;
 	}
-	if ((tid = hr_thread_create(t->fn, (void *)(uintptr_t)d->arg)) < 0 ||
-	    (ent = sched_add(ENT_THREAD, (uint32_t)tid, &p, 0)) < 0) {
-		printf("[%s] task '%s' cannot start: %s\n", me, d->name, hr_strerror(tid < 0 ? tid : HR_ENOMEM));
+	if ((tid = hr_thread_create(t->fn, (void *) (uintptr_t) d->arg)) < 0 ||
+	    (ent = sched_add(ENT_THREAD, (uint32_t) tid, &p, 0)) < 0) {
+		printf("[%s] task '%s' cannot start: %s\n", me, d->name,
+		       hr_strerror(tid < 0 ? tid : HR_ENOMEM));
 		failures++;
 	}
 }
@@ -160,12 +166,13 @@ on_kevent(const struct hr_kevent *ev)
 		if (c->ent >= 0)
 			sched_block(c->ent, 0); /* until its published wake-up (timers) */
 	} else if (ev->type == HR_KEV_FAULT && c) {
-		printf("[%s] child '%s' faulted (vector %lu at ip %#lx, address %#lx)\n", me, c->name,
-		       (unsigned long)ev->a, (unsigned long)ev->b, (unsigned long)ev->c);
+		printf("[%s] child '%s' faulted (vector %lu at ip %#lx, address %#lx)\n", me,
+		       c->name, (unsigned long) ev->a, (unsigned long) ev->b,
+		       (unsigned long) ev->c);
 		failures++;
 		child_gone(c);
 	} else if (ev->type == HR_KEV_EXIT && c) {
-		printf("[%s] child '%s' exited with status %ld\n", me, c->name, (long)ev->a);
+		printf("[%s] child '%s' exited with status %ld\n", me, c->name, (long) ev->a);
 		failures += ev->a != 0;
 		child_gone(c);
 	} else if (ev->type == HR_KEV_EXIT) {

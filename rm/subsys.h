@@ -15,8 +15,8 @@ struct hr_task {
 };
 
 /* Offer fn as the task entry called "fn" in the manifest. */
-#define HR_TASK(fn)                                                                        \
-	static const struct hr_task hr_task_##fn                                           \
+#define HR_TASK(fn)                              \
+	static const struct hr_task hr_task_##fn \
 		__attribute__((section("hr_tasks"), used, aligned(8))) = { #fn, fn }
 
 _Noreturn void subsys_main(void);

@@ -29,26 +29,35 @@ hr_sys(long nr, long a0, long a1, long a2, long a3, long a4)
 	return ret;
 }
 
-#define HR_STUB_C0(num, name)                                                              \
-	static inline long hr_##name(void) { return hr_sys(num, 0, 0, 0, 0, 0); }
-#define HR_STUB_C1(num, name)                                                              \
-	static inline long hr_##name(long a0) { return hr_sys(num, a0, 0, 0, 0, 0); }
-#define HR_STUB_C2(num, name)                                                              \
-	static inline long hr_##name(long a0, long a1) { return hr_sys(num, a0, a1, 0, 0, 0); }
-#define HR_STUB_C3(num, name)                                                              \
-	static inline long hr_##name(long a0, long a1, long a2)                           \
-	{                                                                                  \
-		return hr_sys(num, a0, a1, a2, 0, 0);                                      \
+#define HR_STUB_C0(num, name)                      \
+	static inline long hr_##name(void)         \
+	{                                          \
+		return hr_sys(num, 0, 0, 0, 0, 0); \
 	}
-#define HR_STUB_C4(num, name)                                                              \
-	static inline long hr_##name(long a0, long a1, long a2, long a3)                  \
-	{                                                                                  \
-		return hr_sys(num, a0, a1, a2, a3, 0);                                     \
+#define HR_STUB_C1(num, name)                       \
+	static inline long hr_##name(long a0)       \
+	{                                           \
+		return hr_sys(num, a0, 0, 0, 0, 0); \
 	}
-#define HR_STUB_C5(num, name)                                                              \
-	static inline long hr_##name(long a0, long a1, long a2, long a3, long a4)         \
-	{                                                                                  \
-		return hr_sys(num, a0, a1, a2, a3, a4);                                    \
+#define HR_STUB_C2(num, name)                          \
+	static inline long hr_##name(long a0, long a1) \
+	{                                              \
+		return hr_sys(num, a0, a1, 0, 0, 0);   \
+	}
+#define HR_STUB_C3(num, name)                                   \
+	static inline long hr_##name(long a0, long a1, long a2) \
+	{                                                       \
+		return hr_sys(num, a0, a1, a2, 0, 0);           \
+	}
+#define HR_STUB_C4(num, name)                                            \
+	static inline long hr_##name(long a0, long a1, long a2, long a3) \
+	{                                                                \
+		return hr_sys(num, a0, a1, a2, a3, 0);                   \
+	}
+#define HR_STUB_C5(num, name)                                                     \
+	static inline long hr_##name(long a0, long a1, long a2, long a3, long a4) \
+	{                                                                         \
+		return hr_sys(num, a0, a1, a2, a3, a4);                           \
 	}
 #define HR_STUB_ASM0(num, name)
 #define HR_STUB_ASM1(num, name)
@@ -63,13 +72,13 @@ long hr_invoke(long cap, long a0, long a1, long a2, long a3);
 static inline const struct hr_bootinfo *
 hr_bootinfo(void)
 {
-	return (const struct hr_bootinfo *)HR_VA_BOOTINFO;
+	return (const struct hr_bootinfo *) HR_VA_BOOTINFO;
 }
 
 static inline struct hr_sched_region *
 hr_region(void)
 {
-	return (struct hr_sched_region *)HR_VA_SCHED;
+	return (struct hr_sched_region *) HR_VA_SCHED;
 }
 
 static inline uint64_t
@@ -77,7 +86,7 @@ hr_tsc(void)
 {
 	uint32_t lo, hi;
 	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
-	return ((uint64_t)hi << 32) | lo;
+	return ((uint64_t) hi << 32) | lo;
 }
 
 #endif

@@ -24,7 +24,7 @@ static void thread_main(struct start *s) __attribute__((noreturn, used));
 static void
 thread_main(struct start *s)
 {
-	tls_set_tid((uint32_t)hr_thd_self());
+	tls_set_tid((uint32_t) hr_thd_self());
 	s->fn(s->arg);
 	hr_thread_exit(0);
 }
@@ -40,12 +40,12 @@ hr_thread_create(void (*fn)(void *), void *arg)
 
 	if (!base)
 		return HR_ENOMEM;
-	fs = tls_setup((void *)base, 0);
+	fs = tls_setup((void *) base, 0);
 	top = base + n * HR_PAGE_SIZE;
-	s = (struct start *)(top - 64);
+	s = (struct start *) (top - 64);
 	*s = (struct start){ fn, arg };
 	/* as if called: the return-address slot sits 8 below a 16-byte boundary */
-	tid = hr_thd_create(HR_CAP_SELF, (long)thread_main, (long)s - 8, (long)s, (long)fs);
+	tid = hr_thd_create(HR_CAP_SELF, (long) thread_main, (long) s - 8, (long) s, (long) fs);
 	if (tid < 0) {
 		pages_free(base, n);
 		return tid;

@@ -8,7 +8,7 @@
 #ifndef HR_LAYOUT_H
 #define HR_LAYOUT_H
 
-#define HR_PAGE_SIZE 4096ull
+#define HR_PAGE_SIZE  4096ull
 #define HR_PAGE_SHIFT 12
 
 /* Program images (static, non-PIE ELF) must lie entirely inside this range. */
@@ -17,7 +17,7 @@
 
 /* Initial thread stack: the pages just below HR_VA_STACK_TOP. */
 #define HR_VA_STACK_TOP 0x0000000080000000ull
-#define HR_STACK_PAGES 16ull
+#define HR_STACK_PAGES	16ull
 
 /* Boot information page (struct hr_bootinfo, read-only to the component). */
 #define HR_VA_BOOTINFO 0x0000000100000000ull
@@ -26,7 +26,7 @@
 /* Page a parent shares with a child subsystem (rm/parent.h: struct hr_pcb). */
 #define HR_VA_PCB 0x0000000100200000ull
 /* Boot descriptor (devicetree blob of this subsystem's subtree), read-only. */
-#define HR_VA_DESC 0x0000000100800000ull
+#define HR_VA_DESC	  0x0000000100800000ull
 #define HR_DESC_MAX_PAGES 64ull
 /* Program modules this subsystem may need to construct its children, read-only. */
 #define HR_VA_MODULES 0x0000000200000000ull

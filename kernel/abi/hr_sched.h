@@ -11,10 +11,10 @@
 
 #include <stdint.h>
 
-#define HR_THD_MAX 256    /* thread ids are 1 .. HR_THD_MAX-1 */
-#define HR_COMP_MAX 128   /* component ids are 1 .. HR_COMP_MAX-1 */
-#define HR_DEPTH_MAX 16   /* deepest scheduler depth (the root is depth 0) */
-#define HR_KEV_RING 64    /* kernel events queued per scheduler */
+#define HR_THD_MAX   256 /* thread ids are 1 .. HR_THD_MAX-1 */
+#define HR_COMP_MAX  128 /* component ids are 1 .. HR_COMP_MAX-1 */
+#define HR_DEPTH_MAX 16	 /* deepest scheduler depth (the root is depth 0) */
+#define HR_KEV_RING  64	 /* kernel events queued per scheduler */
 
 /* Lower is more urgent.  A thread whose slot says HR_PRIO_IDLE never preempts anything. */
 #define HR_PRIO_IDLE 0x7fffffff
@@ -25,7 +25,7 @@ enum hr_thd_state {
 	HR_TS_READY = 1,   /* may be dispatched */
 	HR_TS_BLOCKED = 2, /* blocked by a scheduler (see hr_slot.blocker) */
 	HR_TS_EVWAIT = 3,  /* an event thread waiting for its next event */
-	HR_TS_DEAD = 4,    /* exited or killed; its id may be reused after the event */
+	HR_TS_DEAD = 4,	   /* exited or killed; its id may be reused after the event */
 };
 
 /* Kernel events: what happened that a scheduler must decide about. */
@@ -37,35 +37,35 @@ enum hr_kev_type {
 };
 
 struct hr_kevent {
-	uint16_t type;  /* enum hr_kev_type */
-	uint16_t comp;  /* component concerned */
-	uint32_t thd;   /* thread concerned (0 if none) */
+	uint16_t type; /* enum hr_kev_type */
+	uint16_t comp; /* component concerned */
+	uint32_t thd;  /* thread concerned (0 if none) */
 	uint64_t a, b, c;
 };
 _Static_assert(sizeof(struct hr_kevent) == 32, "hr_kevent is ABI");
 
 struct hr_slot {
-	int32_t prio;      /* scheduler: current priority of this thread */
-	uint32_t state;    /* kernel: enum hr_thd_state */
+	int32_t prio;	   /* scheduler: current priority of this thread */
+	uint32_t state;	   /* kernel: enum hr_thd_state */
 	uint64_t consumed; /* kernel: TSC charged to this slot (closed intervals) */
 	uint32_t blocker;  /* kernel: depth of the scheduler that blocked it (state BLOCKED) */
-	uint32_t flags;    /* kernel: HR_SLOT_* */
+	uint32_t flags;	   /* kernel: HR_SLOT_* */
 	uint64_t resv;
 };
 _Static_assert(sizeof(struct hr_slot) == 32, "hr_slot is ABI");
 
 #define HR_SLOT_OWNED 0x1u /* the thread belongs to this scheduler (not to a child) */
-#define HR_SLOT_CS 0x2u    /* the thread is a child scheduler thread (c^s) */
-#define HR_SLOT_EVT 0x4u   /* the thread is this scheduler's event thread */
+#define HR_SLOT_CS    0x2u /* the thread is a child scheduler thread (c^s) */
+#define HR_SLOT_EVT   0x4u /* the thread is this scheduler's event thread */
 
 struct hr_sched_region {
 	/* header: 64 bytes */
-	uint64_t ticks;     /* kernel: timer ticks delivered to this scheduler so far */
+	uint64_t ticks;	    /* kernel: timer ticks delivered to this scheduler so far */
 	uint32_t ev_head;   /* kernel: events written (free-running) */
 	uint32_t ev_tail;   /* scheduler: events consumed (free-running) */
 	uint32_t ev_lost;   /* kernel: events dropped on a full ring */
-	uint32_t depth;     /* kernel: depth of this scheduler */
-	uint32_t pevt;      /* kernel: 1 while the parent has events pending for us */
+	uint32_t depth;	    /* kernel: depth of this scheduler */
+	uint32_t pevt;	    /* kernel: 1 while the parent has events pending for us */
 	uint32_t evt_thd;   /* kernel: our event thread (0 if none) */
 	uint64_t tsc_hz;    /* kernel: TSC ticks per second (estimated at boot) */
 	uint64_t tick_tsc;  /* kernel: TSC ticks per timer tick */

@@ -10,7 +10,7 @@ TEST(lookup_rejects_self_and_out_of_range_slots)
 {
 	CHECK(!cap_lookup(&t, HR_CAP_SELF, CAP_COMP));
 	CHECK(!cap_lookup(&t, HR_CAP_MAX, CAP_COMP));
-	CHECK(!cap_lookup(&t, (uint64_t)-1, CAP_INVOKE));
+	CHECK(!cap_lookup(&t, (uint64_t) -1, CAP_INVOKE));
 }
 
 TEST(lookup_requires_matching_type)

@@ -23,7 +23,8 @@ fig6_set(struct admit_res set[4], uint32_t be)
 
 TEST(admit_edf_accepts_exactly_full_utilization)
 {
-	struct admit_res set[] = { { RES_HARD, 1, 2, 0 }, { RES_HARD, 1, 4, 0 },
+	struct admit_res set[] = { { RES_HARD, 1, 2, 0 },
+				   { RES_HARD, 1, 4, 0 },
 				   { RES_DEFERRABLE, 1, 4, 0 } };
 
 	CHECK_EQ(admit_cpu("edf", set, N(set), cpu, why, sizeof(why)), 0);
@@ -40,7 +41,8 @@ TEST(admit_edf_rejects_over_utilization_with_reason)
 
 TEST(admit_edf_never_refuses_soft_or_best_effort)
 {
-	struct admit_res set[] = { { RES_HARD, 9, 10, 0 }, { RES_SOFT, 9, 10, 0 },
+	struct admit_res set[] = { { RES_HARD, 9, 10, 0 },
+				   { RES_SOFT, 9, 10, 0 },
 				   { RES_NONE, 0, 0, 0 } };
 
 	CHECK_EQ(admit_cpu("edf", set, N(set), cpu, why, sizeof(why)), 0);
@@ -52,7 +54,8 @@ TEST(admit_edf_admits_what_fixed_priority_rta_refuses)
 
 	CHECK_EQ(admit_cpu("edf", set, N(set), cpu, why, sizeof(why)), 0);
 	CHECK_EQ(admit_cpu("fprr", set, N(set), cpu, why, sizeof(why)), HR_ENOMEM);
-	CHECK(!strcmp(why, "reservation 4/7 at priority 1 can miss its period (response time > 7)"));
+	CHECK(!strcmp(why,
+		      "reservation 4/7 at priority 1 can miss its period (response time > 7)"));
 }
 
 TEST(admit_ds_admits_fig6_phases_2_and_3)
@@ -76,7 +79,8 @@ TEST(admit_ds_refuses_fig6_phase_1_by_response_time)
 
 	fig6_set(set, 8);
 	CHECK_EQ(admit_cpu("ds", set, N(set), cpu, why, sizeof(why)), HR_ENOMEM);
-	CHECK(!strcmp(why, "reservation 4/25 at priority 3 can miss its period (response time > 25)"));
+	CHECK(!strcmp(why,
+		      "reservation 4/25 at priority 3 can miss its period (response time > 25)"));
 	CHECK_EQ(admit_cpu("edf", set, N(set), cpu, why, sizeof(why)), 0);
 }
 
@@ -86,7 +90,8 @@ TEST(admit_rta_counts_equal_priorities_both_ways)
 	struct admit_res ordered[] = { { RES_HARD, 1, 2, 0 }, { RES_HARD, 2, 10, 1 } };
 
 	CHECK_EQ(admit_cpu("fprr", same, N(same), cpu, why, sizeof(why)), HR_ENOMEM);
-	CHECK(!strcmp(why, "reservation 1/2 at priority 0 can miss its period (response time > 2)"));
+	CHECK(!strcmp(why,
+		      "reservation 1/2 at priority 0 can miss its period (response time > 2)"));
 	CHECK_EQ(admit_cpu("fprr", ordered, N(ordered), cpu, why, sizeof(why)), 0);
 }
 

@@ -13,13 +13,13 @@
 
 #include <string.h>
 
-#define TICK 1000
-#define PHASE (800 * TICK) /* a multiple of every period in the mix */
+#define TICK	  1000
+#define PHASE	  (800 * TICK) /* a multiple of every period in the mix */
 #define BE_SERVER 0
-#define SPINNER 4
+#define SPINNER	  4
 
 static struct sim s;
-static uint64_t ran[3][POL_MAX];   /* run time of each id in each phase */
+static uint64_t ran[3][POL_MAX];    /* run time of each id in each phase */
 static uint32_t misses[3][POL_MAX]; /* misses of each id in each phase */
 
 struct mix {
@@ -39,12 +39,12 @@ static const uint64_t be_periods[] = { 8, 16, 32 };
 static void
 check_share(uint32_t id, uint64_t budget, uint64_t period)
 {
-	int64_t got = (int64_t)(s.ran[id] * 1000000 / PHASE);
-	int64_t want = (int64_t)(budget * 1000000 / period);
+	int64_t got = (int64_t) (s.ran[id] * 1000000 / PHASE);
+	int64_t want = (int64_t) (budget * 1000000 / period);
 
 	if (got < want - 20000 || got > want + 20000)
-		printf("    id %u got %lld ppm of the CPU, wants %lld\n", id, (long long)got,
-		       (long long)want);
+		printf("    id %u got %lld ppm of the CPU, wants %lld\n", id, (long long) got,
+		       (long long) want);
 	CHECK(got >= want - 20000 && got <= want + 20000);
 }
 
@@ -55,18 +55,19 @@ run_mix(int spinner)
 	sim_init(&s, "ds", 10 * TICK, TICK);
 	for (unsigned i = 0; i < NRT; i++)
 		CHECK_EQ(sim_add(&s, rt[i].id, rt[i].prio, RES_HARD, rt[i].budget * TICK,
-				 rt[i].period * TICK), 0);
+				 rt[i].period * TICK),
+			 0);
 	if (spinner)
 		CHECK_EQ(sim_add(&s, SPINNER, 100, RES_NONE, 0, 0), 0);
 	for (unsigned ph = 0; ph < 3; ph++) {
 		if (ph)
 			CHECK_EQ(s.pol->remove(s.st, BE_SERVER), 0);
-		CHECK_EQ(sim_add(&s, BE_SERVER, 0, RES_DEFERRABLE, 4 * TICK,
-				 be_periods[ph] * TICK), 0);
+		CHECK_EQ(sim_add(&s, BE_SERVER, 0, RES_DEFERRABLE, 4 * TICK, be_periods[ph] * TICK),
+			 0);
 		sim_reset_ran(&s);
 		for (uint32_t id = 0; id < POL_MAX; id++)
 			misses[ph][id] = s.pol->misses(s.st, id);
-		sim_run(&s, (ph + 1) * (uint64_t)PHASE);
+		sim_run(&s, (ph + 1) * (uint64_t) PHASE);
 		s.pol->pick(s.st, s.now); /* performs the replenishments due at the phase end */
 		for (uint32_t id = 0; id < POL_MAX; id++)
 			misses[ph][id] = s.pol->misses(s.st, id) - misses[ph][id];

@@ -107,10 +107,10 @@ check_next_event_never_late(const char *name)
 	busy_mix(name);
 	for (uint64_t t = 0; t < 3000; t++) {
 		if (t && p != POL_IDLE)
-			s.pol->charge(s.st, (uint32_t)p, 1, t);
+			s.pol->charge(s.st, (uint32_t) p, 1, t);
 		if (t && t < ne && s.pol->pick(s.st, t) != p) {
 			printf("    %s: pick changed at %llu, before next_event %llu\n", name,
-			       (unsigned long long)t, (unsigned long long)ne);
+			       (unsigned long long) t, (unsigned long long) ne);
 			CHECK(0);
 			return;
 		}

@@ -17,8 +17,7 @@ sim_init(struct sim *s, const char *policy, uint64_t slice, uint64_t tick)
 }
 
 int
-sim_add(struct sim *s, uint32_t id, uint32_t prio, uint32_t kind, uint64_t budget,
-	uint64_t period)
+sim_add(struct sim *s, uint32_t id, uint32_t prio, uint32_t kind, uint64_t budget, uint64_t period)
 {
 	struct pol_param p = { .prio = prio, .kind = kind, .budget = budget, .period = period };
 
@@ -43,7 +42,7 @@ sim_run(struct sim *s, uint64_t until)
 			s->idle += t - s->now;
 		} else {
 			s->ran[p] += t - s->now;
-			s->pol->charge(s->st, (uint32_t)p, t - s->now, t);
+			s->pol->charge(s->st, (uint32_t) p, t - s->now, t);
 		}
 		s->now = t;
 	}

@@ -12,7 +12,7 @@
 struct sim {
 	const struct policy *pol;
 	uint64_t now;
-	uint64_t tick;        /* timer period: the loop also stops at every multiple */
+	uint64_t tick;	       /* timer period: the loop also stops at every multiple */
 	uint64_t ran[POL_MAX]; /* time charged to each id */
 	uint64_t idle;
 	_Alignas(8) unsigned char st[SIM_STATE_MAX];

@@ -28,8 +28,8 @@ static uint8_t file[3 * 4096];
 static void
 make_valid(void)
 {
-	struct ehdr *h = (struct ehdr *)file;
-	struct phdr *p = (struct phdr *)(file + 64);
+	struct ehdr *h = (struct ehdr *) file;
+	struct phdr *p = (struct phdr *) (file + 64);
 
 	memset(file, 0, sizeof(file));
 	memcpy(h->ident, "\177ELF\2\1\1", 7);
@@ -65,56 +65,105 @@ TEST(valid_executable_is_described)
 	CHECK_EQ(img.seg[1].memsz, 5000);
 }
 
-#define REJECTS(mutation, text)                                                            \
-	do {                                                                               \
-		const char *why = "";                                                      \
-		make_valid();                                                              \
-		mutation;                                                                  \
-		CHECK_EQ(parse(sizeof(file), &why), HR_EINVAL);                            \
-		CHECK(strstr(why, text) != 0);                                             \
+#define REJECTS(mutation, text)                                 \
+	do {                                                    \
+		const char *why = "";                           \
+		make_valid();                                   \
+		mutation;                                       \
+		CHECK_EQ(parse(sizeof(file), &why), HR_EINVAL); \
+		CHECK(strstr(why, text) != 0);                  \
 	} while (0)
 
 static struct ehdr *
 H(void)
 {
-	return (struct ehdr *)file;
+	return (struct ehdr *) file;
 }
 static struct phdr *
 P(int i)
 {
-	return (struct phdr *)(file + 64) + i;
+	return (struct phdr *) (file + 64) + i;
 }
 
-TEST(rejects_bad_magic) { REJECTS(file[1] = 'X', "magic"); }
-TEST(rejects_32_bit) { REJECTS(file[4] = 1, "64-bit"); }
-TEST(rejects_big_endian) { REJECTS(file[5] = 2, "little-endian"); }
-TEST(rejects_pie_or_relocatable) { REJECTS(H()->type = 3, "not an executable"); }
-TEST(rejects_other_machine) { REJECTS(H()->machine = 40, "x86-64"); }
-TEST(rejects_odd_phentsize) { REJECTS(H()->phentsize = 32, "program header size"); }
+TEST(rejects_bad_magic)
+{
+	REJECTS(file[1] = 'X', "magic");
+}
+TEST(rejects_32_bit)
+{
+	REJECTS(file[4] = 1, "64-bit");
+}
+TEST(rejects_big_endian)
+{
+	REJECTS(file[5] = 2, "little-endian");
+}
+TEST(rejects_pie_or_relocatable)
+{
+	REJECTS(H()->type = 3, "not an executable");
+}
+TEST(rejects_other_machine)
+{
+	REJECTS(H()->machine = 40, "x86-64");
+}
+TEST(rejects_odd_phentsize)
+{
+	REJECTS(H()->phentsize = 32, "program header size");
+}
 TEST(rejects_zero_or_huge_phnum)
 {
 	REJECTS(H()->phnum = 0, "count");
 	REJECTS(H()->phnum = 1000, "count");
 }
-TEST(rejects_phdrs_past_end) { REJECTS(H()->phoff = sizeof(file) - 8, "outside the file"); }
-TEST(rejects_phoff_overflow) { REJECTS(H()->phoff = ~0ull - 8, "outside the file"); }
-TEST(rejects_filesz_above_memsz) { REJECTS(P(1)->filesz = 6000, "file size exceeds"); }
-TEST(rejects_segment_data_past_end) { REJECTS(P(1)->offset = sizeof(file) - 10, "outside the file"); }
-TEST(rejects_offset_overflow) { REJECTS((P(1)->offset = ~0ull - 4, P(1)->vaddr = 0x402000 + ((~0ull - 4) & 4095)), "outside the file"); }
-TEST(rejects_segment_below_image_range) { REJECTS((P(0)->vaddr = 0x1000, P(0)->offset = 4096), "image range"); }
-TEST(rejects_segment_size_wrapping) { REJECTS(P(1)->memsz = ~0ull, "image range"); }
-TEST(rejects_misaligned_offset) { REJECTS(P(1)->offset = 8192 + 8, "modulo the page size"); }
+TEST(rejects_phdrs_past_end)
+{
+	REJECTS(H()->phoff = sizeof(file) - 8, "outside the file");
+}
+TEST(rejects_phoff_overflow)
+{
+	REJECTS(H()->phoff = ~0ull - 8, "outside the file");
+}
+TEST(rejects_filesz_above_memsz)
+{
+	REJECTS(P(1)->filesz = 6000, "file size exceeds");
+}
+TEST(rejects_segment_data_past_end)
+{
+	REJECTS(P(1)->offset = sizeof(file) - 10, "outside the file");
+}
+TEST(rejects_offset_overflow)
+{
+	REJECTS((P(1)->offset = ~0ull - 4, P(1)->vaddr = 0x402000 + ((~0ull - 4) & 4095)),
+		"outside the file");
+}
+TEST(rejects_segment_below_image_range)
+{
+	REJECTS((P(0)->vaddr = 0x1000, P(0)->offset = 4096), "image range");
+}
+TEST(rejects_segment_size_wrapping)
+{
+	REJECTS(P(1)->memsz = ~0ull, "image range");
+}
+TEST(rejects_misaligned_offset)
+{
+	REJECTS(P(1)->offset = 8192 + 8, "modulo the page size");
+}
 TEST(rejects_overlap_and_shared_pages)
 {
 	REJECTS((P(1)->vaddr = 0x401800, P(1)->offset = 4096 + 0x800), "share a page");
 }
-TEST(rejects_writable_code) { REJECTS(P(0)->flags = 7, "writable and executable"); }
+TEST(rejects_writable_code)
+{
+	REJECTS(P(0)->flags = 7, "writable and executable");
+}
 TEST(rejects_entry_outside_code)
 {
 	REJECTS(H()->entry = 0x402010, "entry point");
 	REJECTS(H()->entry = 0x500000, "entry point");
 }
-TEST(rejects_no_load_segment) { REJECTS((P(0)->type = 4, P(1)->type = 4), "no loadable segment"); }
+TEST(rejects_no_load_segment)
+{
+	REJECTS((P(0)->type = 4, P(1)->type = 4), "no loadable segment");
+}
 TEST(rejects_truncated_file)
 {
 	const char *why = "";
@@ -129,13 +178,13 @@ TEST(stack_layout_matches_what_musl_reads)
 	static uint8_t stk[4096];
 	struct elf_image img = { .entry = 0x401010, .phdr_va = 0x400040, .phnum = 2 };
 	uint64_t top = 0x80000000, sp = elf_stack(stk, sizeof(stk), top, "prog", &img);
-	uint64_t *w = (uint64_t *)(stk + sizeof(stk) - (top - sp));
+	uint64_t *w = (uint64_t *) (stk + sizeof(stk) - (top - sp));
 	CHECK(sp && sp % 16 == 0 && sp < top);
-	CHECK_EQ(w[0], 1);                       /* argc */
-	const char *argv0 = (const char *)(stk + sizeof(stk) - (top - w[1]));
+	CHECK_EQ(w[0], 1); /* argc */
+	const char *argv0 = (const char *) (stk + sizeof(stk) - (top - w[1]));
 	CHECK(!strcmp(argv0, "prog"));
-	CHECK_EQ(w[2], 0);                       /* argv terminator */
-	CHECK_EQ(w[3], 0);                       /* empty envp */
+	CHECK_EQ(w[2], 0); /* argv terminator */
+	CHECK_EQ(w[3], 0); /* empty envp */
 	int found_phdr = 0, found_null = 0;
 	for (int i = 4; i < 40; i += 2) {
 		if (w[i] == 3 && w[i + 1] == 0x400040)

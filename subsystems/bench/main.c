@@ -20,7 +20,7 @@ static volatile long main_tid;
 static int
 cmp(const void *a, const void *b)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	uint64_t x = *(const uint64_t *) a, y = *(const uint64_t *) b;
 	return x < y ? -1 : x > y;
 }
 
@@ -28,8 +28,8 @@ static void
 print(const char *name)
 {
 	qsort(samples, N, sizeof(samples[0]), cmp);
-	printf("bench %s median=%lu max=%lu unit=instr\n", name, (unsigned long)samples[N / 2],
-	       (unsigned long)samples[N - 1]);
+	printf("bench %s median=%lu max=%lu unit=instr\n", name, (unsigned long) samples[N / 2],
+	       (unsigned long) samples[N - 1]);
 }
 
 static void
@@ -54,7 +54,7 @@ bench_invoke(void)
 static void
 pong(void *arg)
 {
-	(void)arg;
+	(void) arg;
 	for (int i = 0;; i = (i + 1) % N) {
 		samples[i] = hr_tsc() - t_start;
 		hr_thd_switch(main_tid, 0);
@@ -77,7 +77,7 @@ bench_switch(void)
 static void
 bench_main(void *arg)
 {
-	(void)arg;
+	(void) arg;
 	bench_invoke();
 	bench_switch();
 	exit(0);

@@ -14,10 +14,10 @@
 
 struct corruption {
 	const char *name;
-	uint64_t off;     /* byte to change (bytes from 0 .. 63 are the ELF header) */
-	uint64_t value;   /* 8 bytes written there, unless width is 1 */
+	uint64_t off;	/* byte to change (bytes from 0 .. 63 are the ELF header) */
+	uint64_t value; /* 8 bytes written there, unless width is 1 */
 	int width;
-	uint64_t keep;    /* truncate the file to this many bytes (0: keep all) */
+	uint64_t keep; /* truncate the file to this many bytes (0: keep all) */
 	const char *expect;
 };
 
@@ -50,13 +50,16 @@ offer(const struct hr_module *m, const struct corruption *k)
 	char why[160];
 	long r;
 
-	memcpy(copy, (const void *)m->base, m->size);
+	memcpy(copy, (const void *) m->base, m->size);
 	if (k->width == 1)
-		copy[k->off] = (uint8_t)k->value;
+		copy[k->off] = (uint8_t) k->value;
 	else if (k->width == 8)
 		memcpy(copy + k->off, &k->value, 8);
-	struct ctor_spec s = { .name = k->name, .program = "hello", .mem_pages = 256,
-			       .image = copy, .image_size = k->keep ? k->keep : m->size };
+	struct ctor_spec s = { .name = k->name,
+			       .program = "hello",
+			       .mem_pages = 256,
+			       .image = copy,
+			       .image_size = k->keep ? k->keep : m->size };
 	r = ctor_build(&s, &c, why, sizeof(why));
 	if (r >= 0)
 		ctor_destroy(&c);

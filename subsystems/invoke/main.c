@@ -37,7 +37,7 @@ connect_ready(const char *name)
 static long
 b_nest(long a1, long a2, long a3, uint64_t badge, uint32_t caller)
 {
-	(void)a1, (void)a2, (void)a3, (void)badge;
+	(void) a1, (void) a2, (void) a3, (void) badge;
 	long r = hr_invoke(peer, OP_NEST, 0, 0, 0);
 	return r < 0 ? r : r * 1000 + caller;
 }
@@ -46,7 +46,7 @@ b_nest(long a1, long a2, long a3, uint64_t badge, uint32_t caller)
 static long
 b_inner(long a1, long a2, long a3, uint64_t badge, uint32_t caller)
 {
-	(void)a1, (void)a2, (void)a3, (void)badge;
+	(void) a1, (void) a2, (void) a3, (void) badge;
 	return caller;
 }
 
@@ -54,7 +54,7 @@ b_inner(long a1, long a2, long a3, uint64_t badge, uint32_t caller)
 static long
 c_nest(long a1, long a2, long a3, uint64_t badge, uint32_t caller)
 {
-	(void)a1, (void)a2, (void)a3, (void)badge;
+	(void) a1, (void) a2, (void) a3, (void) badge;
 	long r = hr_invoke(peer, OP_INNER, 0, 0, 0);
 	return r < 0 ? r : r * 1000 + caller;
 }
@@ -62,7 +62,7 @@ c_nest(long a1, long a2, long a3, uint64_t badge, uint32_t caller)
 static long
 echo(long a1, long a2, long a3, uint64_t badge, uint32_t caller)
 {
-	(void)a2, (void)a3, (void)badge, (void)caller;
+	(void) a2, (void) a3, (void) badge, (void) caller;
 	return a1;
 }
 
@@ -70,15 +70,15 @@ static long
 div0(long a1, long a2, long a3, uint64_t badge, uint32_t caller)
 {
 	volatile long zero = a1 - a1;
-	(void)a2, (void)a3, (void)badge, (void)caller;
+	(void) a2, (void) a3, (void) badge, (void) caller;
 	return a1 / zero;
 }
 
 static long
 wild(long a1, long a2, long a3, uint64_t badge, uint32_t caller)
 {
-	(void)a2, (void)a3, (void)badge, (void)caller;
-	*(volatile long *)(0xdead0000ul + (unsigned long)a1) = 1;
+	(void) a2, (void) a3, (void) badge, (void) caller;
+	*(volatile long *) (0xdead0000ul + (unsigned long) a1) = 1;
 	return 0;
 }
 
@@ -114,7 +114,8 @@ test_nested(long b)
 
 	hr_report("invoke_nested_a_b_c_b_a", r > 0, "chain returned %ld (%s)", r, hr_strerror(r));
 	hr_report("invoke_callee_learns_caller",
-		  r > 0 && at_b == me && at_c != me && at_inner != me && at_c != at_inner && at_c && at_inner,
+		  r > 0 && at_b == me && at_c != me && at_inner != me && at_c != at_inner && at_c &&
+			  at_inner,
 		  "b saw %ld, c saw %ld, b (inner) saw %ld; we are %ld", at_b, at_c, at_inner, me);
 }
 
@@ -123,9 +124,11 @@ test_bad_caps(long b)
 {
 	hr_report_eq("invoke_rejects_self_slot", hr_invoke(0, OP_ECHO, 1, 0, 0), HR_ECAP);
 	hr_report_eq("invoke_rejects_empty_slot", hr_invoke(60, OP_ECHO, 1, 0, 0), HR_ECAP);
-	hr_report_eq("invoke_rejects_slot_out_of_range", hr_invoke(100000, OP_ECHO, 1, 0, 0), HR_ECAP);
+	hr_report_eq("invoke_rejects_slot_out_of_range", hr_invoke(100000, OP_ECHO, 1, 0, 0),
+		     HR_ECAP);
 	hr_report_eq("invoke_rejects_negative_slot", hr_invoke(-1, OP_ECHO, 1, 0, 0), HR_ECAP);
-	hr_report_eq("invoke_unknown_operation_is_refused_by_callee", hr_invoke(b, 99, 0, 0, 0), HR_ENOSYS);
+	hr_report_eq("invoke_unknown_operation_is_refused_by_callee", hr_invoke(b, 99, 0, 0, 0),
+		     HR_ENOSYS);
 	hr_report_eq("invoke_still_works_after_bad_caps", hr_invoke(b, OP_ECHO, 1234, 0, 0), 1234);
 }
 
@@ -140,7 +143,8 @@ test_fault(const char *server, int op, const char *name, long b)
 	again = hr_invoke(f, OP_ECHO, 5, 0, 0);
 	snprintf(n, sizeof(n), "%s_stays_faulted", name);
 	/* the callee is marked faulted; once its parent has reclaimed it the cap is stale */
-	hr_report(n, again == HR_EFAULTED || again == HR_ECAP, "got %ld (%s)", again, hr_strerror(again));
+	hr_report(n, again == HR_EFAULTED || again == HR_ECAP, "got %ld (%s)", again,
+		  hr_strerror(again));
 	snprintf(n, sizeof(n), "%s_caller_continues", name);
 	hr_report_eq(n, hr_invoke(b, OP_ECHO, 77, 0, 0), 77);
 }

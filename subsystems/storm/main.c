@@ -35,19 +35,34 @@ rnd(void)
 static long
 arg(void)
 {
-	static const long special[] = { 0, 1, -1, 2, 64, 127, 128, 255, 0x400000, 0x401000,
-					HR_VA_BOOTINFO, HR_VA_SCHED, HR_VA_MEM, HR_VA_STACK_TOP - 4096,
-					HR_VA_USER_END, HR_VA_USER_END - 4096, (long)0xffffffff80100000,
-					(long)0xffff800000000000, 0x7fffffffffffffff };
+	static const long special[] = { 0,
+					1,
+					-1,
+					2,
+					64,
+					127,
+					128,
+					255,
+					0x400000,
+					0x401000,
+					HR_VA_BOOTINFO,
+					HR_VA_SCHED,
+					HR_VA_MEM,
+					HR_VA_STACK_TOP - 4096,
+					HR_VA_USER_END,
+					HR_VA_USER_END - 4096,
+					(long) 0xffffffff80100000,
+					(long) 0xffff800000000000,
+					0x7fffffffffffffff };
 	switch (rnd() % 4) {
 	case 0:
-		return (long)(rnd() % 300);
+		return (long) (rnd() % 300);
 	case 1:
 		return special[rnd() % (sizeof(special) / sizeof(special[0]))];
 	case 2:
-		return (long)(HR_VA_MEM + (rnd() % 64) * 4096 + (rnd() % 2) * (rnd() % 4096));
+		return (long) (HR_VA_MEM + (rnd() % 64) * 4096 + (rnd() % 2) * (rnd() % 4096));
 	default:
-		return (long)rnd();
+		return (long) rnd();
 	}
 }
 
@@ -57,11 +72,11 @@ number(void)
 	switch (rnd() % 4) {
 	case 0:
 	case 1:
-		return HR_SYS_BASE + (long)(rnd() % (HR_SYS_END - HR_SYS_BASE + 4));
+		return HR_SYS_BASE + (long) (rnd() % (HR_SYS_END - HR_SYS_BASE + 4));
 	case 2:
-		return (long)(rnd() % 400);
+		return (long) (rnd() % 400);
 	default:
-		return (long)rnd();
+		return (long) rnd();
 	}
 }
 
@@ -70,12 +85,15 @@ static int
 steer(long nr, long a[5])
 {
 	switch (nr) {
-	case 60: case 231: case 158:            /* exit, exit_group, arch_prctl */
+	case 60:
+	case 231:
+	case 158: /* exit, exit_group, arch_prctl */
 	case HR_SYS_comp_entry:
-	case HR_SYS_sched_event:                /* waiting for events nobody sends */
+	case HR_SYS_sched_event: /* waiting for events nobody sends */
 	case HR_SYS_event_wait:
 		return 0;
-	case 1: case 20:                        /* write, writev: never to the console */
+	case 1:
+	case 20: /* write, writev: never to the console */
 		a[0] = 3 + (a[0] & 0xff);
 		return 1;
 	case HR_SYS_thd_create:
@@ -85,8 +103,9 @@ steer(long nr, long a[5])
 			a[0] = 2;
 		return 1;
 	case 228: /* clock_gettime writes through a[1]: not into our own memory */
-		if ((uint64_t)a[1] - HR_VA_MEM < (1ull << 30) ||
-		    (uint64_t)a[1] - (HR_VA_STACK_TOP - HR_STACK_PAGES * 4096) < HR_STACK_PAGES * 4096)
+		if ((uint64_t) a[1] - HR_VA_MEM < (1ull << 30) ||
+		    (uint64_t) a[1] - (HR_VA_STACK_TOP - HR_STACK_PAGES * 4096) <
+			    HR_STACK_PAGES * 4096)
 			a[1] = HR_VA_BOOTINFO;
 		return 1;
 	case HR_SYS_mem_remove:
@@ -119,15 +138,15 @@ hr_main(void)
 		else
 			other++; /* Linux errno values from the musl-compatibility calls */
 	}
-	printf("[storm] %d calls: %ld refused with HR codes, %ld Linux errors, %ld accepted\n", CALLS,
-	       errors, other, ok);
+	printf("[storm] %d calls: %ld refused with HR codes, %ld Linux errors, %ld accepted\n",
+	       CALLS, errors, other, ok);
 	/* the kernel still answers, and nothing of ours was mapped or unmapped behind our back */
 	hr_report("syscall_storm_kernel_survives",
 		  hr_thd_self() == tid && hr_mem_info(HR_CAP_SELF, HR_MI_USED) == used,
 		  "thread %ld (was %ld), %ld pages mapped (were %ld)", hr_thd_self(), tid,
 		  hr_mem_info(HR_CAP_SELF, HR_MI_USED), used);
 	long b = pi_connect("inv-b");
-	hr_report("syscall_storm_other_components_still_work", b >= 0 && hr_invoke(b, 3, 99, 0, 0) == 99,
-		  "connect %ld", b);
+	hr_report("syscall_storm_other_components_still_work",
+		  b >= 0 && hr_invoke(b, 3, 99, 0, 0) == 99, "connect %ld", b);
 	return 0;
 }

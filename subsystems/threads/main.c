@@ -17,17 +17,17 @@ static int done;
 static void
 tls_worker(void *arg)
 {
-	long id = (long)arg, spins = 0;
+	long id = (long) arg, spins = 0;
 	uint64_t end = hr_tsc() + 30 * hr_region()->tick_tsc;
 	int tls_ok = tls_value == 5, errno_ok = 1;
 	char name[48];
 
 	tls_value = id * 111;
-	errno = (int)id * 7;
+	errno = (int) id * 7;
 	first[id] = hr_tsc();
 	while (hr_tsc() < end && id >= 1 && id <= 2) {
 		tls_ok &= tls_value == id * 111;
-		errno_ok &= errno == (int)id * 7;
+		errno_ok &= errno == (int) id * 7;
 		last[id] = hr_tsc();
 		spins++;
 	}
@@ -38,8 +38,8 @@ tls_worker(void *arg)
 	if (__atomic_add_fetch(&done, 1, __ATOMIC_SEQ_CST) == 2)
 		hr_report("timer_preempts_user_threads", first[1] < last[2] && first[2] < last[1],
 			  "workers ran one after the other: [%lu,%lu] and [%lu,%lu]",
-			  (unsigned long)first[1], (unsigned long)last[1], (unsigned long)first[2],
-			  (unsigned long)last[2]);
+			  (unsigned long) first[1], (unsigned long) last[1],
+			  (unsigned long) first[2], (unsigned long) last[2]);
 }
 HR_TASK(tls_worker);
 

@@ -9,25 +9,25 @@
 #define KDATA_SEL 0x10
 #define UDATA_SEL 0x1b /* 0x18 | RPL 3 */
 #define UCODE_SEL 0x23 /* 0x20 | RPL 3 */
-#define TSS_SEL 0x28
+#define TSS_SEL	  0x28
 
 /* struct regs: general registers pushed by the stubs, then the hardware frame. */
-#define R_R15 0
-#define R_RCX 96
-#define R_RAX 112
+#define R_R15	 0
+#define R_RCX	 96
+#define R_RAX	 112
 #define R_VECTOR 120
-#define R_ERR 128
-#define R_RIP 136
-#define R_CS 144
+#define R_ERR	 128
+#define R_RIP	 136
+#define R_CS	 144
 #define R_RFLAGS 152
-#define R_RSP 160
-#define R_SS 168
-#define R_SIZE 176
+#define R_RSP	 160
+#define R_SS	 168
+#define R_SIZE	 176
 
 /* vector value that marks a frame saved by the syscall instruction (sysret-able) */
 #define VEC_SYSCALL 256
 
 #define KERNEL_VMA 0xffffffff80000000
-#define KDIRECT 0xffff800000000000
+#define KDIRECT	   0xffff800000000000
 
 #endif

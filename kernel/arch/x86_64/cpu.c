@@ -38,11 +38,11 @@ uint64_t cur_frame_end;
 static void
 load_gdt(void)
 {
-	uint64_t base = (uint64_t)&tss, lim = sizeof(tss) - 1;
+	uint64_t base = (uint64_t) &tss, lim = sizeof(tss) - 1;
 	struct {
 		uint16_t lim;
 		uint64_t base;
-	} __attribute__((packed)) ptr = { sizeof(gdt) - 1, (uint64_t)gdt };
+	} __attribute__((packed)) ptr = { sizeof(gdt) - 1, (uint64_t) gdt };
 
 	gdt[0] = 0;
 	gdt[1] = 0x00209a0000000000ull; /* kernel code, long mode */
@@ -63,16 +63,16 @@ load_idt(void)
 	struct {
 		uint16_t lim;
 		uint64_t base;
-	} __attribute__((packed)) ptr = { sizeof(idt) - 1, (uint64_t)idt };
+	} __attribute__((packed)) ptr = { sizeof(idt) - 1, (uint64_t) idt };
 
 	for (int i = 0; i < 48; i++) {
 		uint64_t off = vec_table[i];
-		idt[i] = (struct gate){ .off_lo = (uint16_t)off,
+		idt[i] = (struct gate){ .off_lo = (uint16_t) off,
 					.sel = KCODE_SEL,
 					.ist = 0,
 					.type = 0x8e, /* present, DPL 0, interrupt gate */
-					.off_mid = (uint16_t)(off >> 16),
-					.off_hi = (uint32_t)(off >> 32),
+					.off_mid = (uint16_t) (off >> 16),
+					.off_hi = (uint32_t) (off >> 32),
 					.resv = 0 };
 	}
 	__asm__ volatile("lidt %0" : : "m"(ptr));
@@ -119,8 +119,8 @@ hw_cpu_init(void)
 	fpu_init();
 	load_gdt();
 	load_idt();
-	wrmsr(MSR_STAR, ((uint64_t)KDATA_SEL << 48) | ((uint64_t)KCODE_SEL << 32));
-	wrmsr(MSR_LSTAR, (uint64_t)syscall_entry);
+	wrmsr(MSR_STAR, ((uint64_t) KDATA_SEL << 48) | ((uint64_t) KCODE_SEL << 32));
+	wrmsr(MSR_LSTAR, (uint64_t) syscall_entry);
 	wrmsr(MSR_SFMASK, 0x40700); /* clear IF, DF, TF, AC on entry */
 }
 
@@ -140,7 +140,7 @@ void
 hw_set_current(struct regs *r)
 {
 	cur_frame = r;
-	cur_frame_end = (uint64_t)(r + 1);
+	cur_frame_end = (uint64_t) (r + 1);
 	tss.rsp0 = cur_frame_end;
 }
 
@@ -164,7 +164,7 @@ hw_halt(void)
 _Noreturn void
 hw_poweroff(int code)
 {
-	outl(0xf4, (uint32_t)code);
+	outl(0xf4, (uint32_t) code);
 	outw(0x604, 0x2000); /* QEMU ACPI power-off, for machines without isa-debug-exit */
 	hw_halt();
 }

@@ -7,10 +7,10 @@
 
 #include <stdint.h>
 
-#define MSR_EFER 0xc0000080u
-#define MSR_STAR 0xc0000081u
-#define MSR_LSTAR 0xc0000082u
-#define MSR_SFMASK 0xc0000084u
+#define MSR_EFER    0xc0000080u
+#define MSR_STAR    0xc0000081u
+#define MSR_LSTAR   0xc0000082u
+#define MSR_SFMASK  0xc0000084u
 #define MSR_FS_BASE 0xc0000100u
 
 static inline void
@@ -50,7 +50,7 @@ inl(uint16_t port)
 static inline void
 wrmsr(uint32_t msr, uint64_t v)
 {
-	__asm__ volatile("wrmsr" : : "c"(msr), "a"((uint32_t)v), "d"((uint32_t)(v >> 32)));
+	__asm__ volatile("wrmsr" : : "c"(msr), "a"((uint32_t) v), "d"((uint32_t) (v >> 32)));
 }
 
 static inline uint64_t
@@ -58,7 +58,7 @@ rdmsr(uint32_t msr)
 {
 	uint32_t lo, hi;
 	__asm__ volatile("rdmsr" : "=a"(lo), "=d"(hi) : "c"(msr));
-	return ((uint64_t)hi << 32) | lo;
+	return ((uint64_t) hi << 32) | lo;
 }
 
 static inline uint64_t
@@ -94,7 +94,7 @@ rdtsc(void)
 {
 	uint32_t lo, hi;
 	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
-	return ((uint64_t)hi << 32) | lo;
+	return ((uint64_t) hi << 32) | lo;
 }
 
 #endif

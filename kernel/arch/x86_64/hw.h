@@ -21,15 +21,15 @@ struct regs {
 _Static_assert(sizeof(struct regs) % 16 == 0, "interrupt frames are 16-byte aligned");
 
 #define HW_VEC_SYSCALL 256
-#define HW_VEC_TIMER 32
-#define HW_IRQ_BASE 32
+#define HW_VEC_TIMER   32
+#define HW_IRQ_BASE    32
 #define HW_USER_RFLAGS 0x202ull /* IF | reserved bit 1 */
 
 /* boot-time set-up, in order */
 void hw_console_init(void);
-void hw_cpu_init(void);            /* GDT, TSS, IDT, syscall MSRs */
-void hw_timer_init(uint32_t hz);   /* periodic tick on HW_VEC_TIMER */
-uint64_t hw_tsc_hz(void);          /* TSC ticks per second, measured against the PIT */
+void hw_cpu_init(void);		 /* GDT, TSS, IDT, syscall MSRs */
+void hw_timer_init(uint32_t hz); /* periodic tick on HW_VEC_TIMER */
+uint64_t hw_tsc_hz(void);	 /* TSC ticks per second, measured against the PIT */
 
 void hw_console_putc(char c);
 
@@ -41,7 +41,9 @@ void hw_set_current(struct regs *r); /* frame ret_to_user restores, and TSS.rsp0
 static inline void
 hw_set_fs(uint64_t base)
 {
-	__asm__ volatile("wrmsr" : : "c"(0xc0000100u), "a"((uint32_t)base), "d"((uint32_t)(base >> 32)));
+	__asm__ volatile("wrmsr"
+			 :
+			 : "c"(0xc0000100u), "a"((uint32_t) base), "d"((uint32_t) (base >> 32)));
 }
 
 static inline void
@@ -67,7 +69,7 @@ hw_tsc(void)
 {
 	uint32_t lo, hi;
 	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
-	return ((uint64_t)hi << 32) | lo;
+	return ((uint64_t) hi << 32) | lo;
 }
 
 _Noreturn void hw_ret_to_user(void);
@@ -80,12 +82,12 @@ _Noreturn void hw_halt(void);
 static inline void *
 hw_phys_to_virt(uint64_t pa)
 {
-	return (void *)(pa + HW_KDIRECT);
+	return (void *) (pa + HW_KDIRECT);
 }
 static inline uint64_t
 hw_virt_to_phys(const void *va)
 {
-	uint64_t v = (uint64_t)va;
+	uint64_t v = (uint64_t) va;
 	if (v >= 0xffffffff80000000ull)
 		return v - 0xffffffff80000000ull;
 	return v - HW_KDIRECT;
@@ -97,8 +99,8 @@ hw_virt_to_phys(const void *va)
  * kernel provides (frame.c), so this layer has no allocation policy of its own.
  */
 #define PT_LEVELS 4
-uint64_t pt_new(void);                      /* fresh top level with the kernel half; 0 if none */
-void pt_free(uint64_t pgtbl);               /* frees user-half tables (leaf frames untouched) */
+uint64_t pt_new(void);	      /* fresh top level with the kernel half; 0 if none */
+void pt_free(uint64_t pgtbl); /* frees user-half tables (leaf frames untouched) */
 /* Entry for va, allocating intermediate tables if make; NULL when absent / out of tables. */
 uint64_t *pt_entry(uint64_t pgtbl, uint64_t va, int make);
 /* Per-entry word of kernel metadata beside the leaf table holding entry e. */
@@ -107,15 +109,15 @@ uint64_t pt_make(uint64_t pa, unsigned perms); /* leaf entry for a user page */
 static inline int
 pt_present(uint64_t e)
 {
-	return (int)(e & 1);
+	return (int) (e & 1);
 }
 uint64_t pt_pa(uint64_t e);
 unsigned pt_perms(uint64_t e);
 void pt_flush(uint64_t pgtbl, uint64_t va); /* after changing a present entry */
-void pt_kernel_init(uint64_t max_pa);        /* direct map of [0, max_pa) and kernel image */
+void pt_kernel_init(uint64_t max_pa);	    /* direct map of [0, max_pa) and kernel image */
 
 /* Leaf page tables and their shadows come in pairs of frames; the allocator is generic. */
-uint64_t pt_alloc(void);     /* physical address of a zeroed 8 KiB pair, 0 if exhausted */
+uint64_t pt_alloc(void); /* physical address of a zeroed 8 KiB pair, 0 if exhausted */
 void pt_release(uint64_t pa);
 
 /* multiboot2 */

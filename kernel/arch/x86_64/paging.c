@@ -11,13 +11,13 @@
 #include "hw.h"
 #include "../../abi/hr_syscall.h"
 
-#define PTE_P 0x1ull
-#define PTE_W 0x2ull
-#define PTE_U 0x4ull
-#define PTE_PS 0x80ull
-#define PTE_NX (1ull << 63)
+#define PTE_P	 0x1ull
+#define PTE_W	 0x2ull
+#define PTE_U	 0x4ull
+#define PTE_PS	 0x80ull
+#define PTE_NX	 (1ull << 63)
 #define PTE_ADDR 0x000ffffffffff000ull
-#define MAX_GIB 16
+#define MAX_GIB	 16
 
 static uint64_t kernel_pml4[512] __attribute__((aligned(4096)));
 static uint64_t direct_pdpt[512] __attribute__((aligned(4096)));

@@ -26,5 +26,5 @@ hw_console_putc(char c)
 		hw_console_putc('\r');
 	while (!(inb(COM1 + 5) & 0x20))
 		;
-	outb(COM1, (uint8_t)c);
+	outb(COM1, (uint8_t) c);
 }

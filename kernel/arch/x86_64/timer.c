@@ -6,8 +6,8 @@
 #include "cpu.h"
 #include "hw.h"
 
-#define PIC1 0x20
-#define PIC2 0xa0
+#define PIC1   0x20
+#define PIC2   0xa0
 #define PIT_HZ 1193182u
 
 static void
@@ -15,7 +15,7 @@ pic_init(void)
 {
 	outb(PIC1, 0x11);
 	outb(PIC2, 0x11);
-	outb(PIC1 + 1, HW_IRQ_BASE);     /* IRQ 0-7  -> vectors 32-39 */
+	outb(PIC1 + 1, HW_IRQ_BASE);	 /* IRQ 0-7  -> vectors 32-39 */
 	outb(PIC2 + 1, HW_IRQ_BASE + 8); /* IRQ 8-15 -> vectors 40-47 */
 	outb(PIC1 + 1, 4);
 	outb(PIC2 + 1, 2);
@@ -32,8 +32,8 @@ hw_timer_init(uint32_t hz)
 
 	pic_init();
 	outb(0x43, 0x34); /* channel 0, lobyte/hibyte, rate generator */
-	outb(0x40, (uint8_t)div);
-	outb(0x40, (uint8_t)(div >> 8));
+	outb(0x40, (uint8_t) div);
+	outb(0x40, (uint8_t) (div >> 8));
 }
 
 void
@@ -51,10 +51,10 @@ hw_tsc_hz(void)
 	uint32_t count = PIT_HZ / 100;
 	uint64_t t0, t1;
 
-	outb(0x61, (uint8_t)((inb(0x61) & ~0x02) | 0x01));
+	outb(0x61, (uint8_t) ((inb(0x61) & ~0x02) | 0x01));
 	outb(0x43, 0xb0); /* channel 2, lobyte/hibyte, interrupt on terminal count */
-	outb(0x42, (uint8_t)count);
-	outb(0x42, (uint8_t)(count >> 8));
+	outb(0x42, (uint8_t) count);
+	outb(0x42, (uint8_t) (count >> 8));
 	t0 = rdtsc();
 	while (!(inb(0x61) & 0x20))
 		;
