@@ -172,6 +172,7 @@ help:
 	@echo "  make bench               benchmark image: one 'bench ...' line per figure"
 	@echo "  make eval                evaluation experiments (eval/): data, plots, figures"
 	@echo "  make check               format check, static analysis (cppcheck), then make test"
+	@echo "  make format              reformat the sources with clang-format"
 	@echo "  make kernel|programs     build pieces;  make clean  removes build/"
 	@echo "  variables: V=1 (echo commands), IMAGE=name, KVM=1 (use KVM when it works)"
 
@@ -184,6 +185,18 @@ bench: $(IMAGE_INPUTS)
 	$(Q)bash images/mkiso.sh $(IMAGES_OUT)/bench $(B)/kernel.elf $(B)/prog
 	$(Q)bash images/run.sh $(IMAGES_OUT)/bench/bench.iso --icount --timeout 600 | \
 		grep -a '^bench '
+
+# static checks first: formatting, then cppcheck; then every test
+CHECK_SRCS = $(shell git ls-files '*.c' '*.h' | grep -v '^images/test/')
+check: $(DEPS)
+	$(Q)clang-format --dry-run --Werror $(CHECK_SRCS)
+	$(Q)cppcheck --quiet --std=c11 --enable=warning,portability,performance --inline-suppr \
+		--error-exitcode=1 --suppress=missingIncludeSystem -D__x86_64__ -I kernel -I . \
+		kernel rm policies images subsystems tests/host
+	$(Q)$(MAKE) --no-print-directory test
+
+format: $(DEPS)
+	$(Q)clang-format -i $(CHECK_SRCS)
 
 clean:
 	rm -rf $(B)

@@ -37,6 +37,8 @@ extern const struct hr_task __stop_hr_tasks[] __attribute__((weak));
 static const struct hr_task *
 find_task(const char *name)
 {
+	/* the linker places every HR_TASK between these two symbols */
+	// cppcheck-suppress comparePointers
 	for (const struct hr_task *t = __start_hr_tasks; t && t < __stop_hr_tasks; t++)
 		if (!strcmp(t->name, name))
 			return t;
