@@ -1,12 +1,13 @@
 #!/bin/bash
 # tests/run.sh - every test of the distribution, in three tiers, one line per case:
 #   host      unit tests of pure code under ASan/UBSan (build/htest/*)
+#   docs      every system call has its section in docs/ABI.md
 #   manifest  the image builder against good and bad manifests (images/test/run.sh)
 #   image     images booted in QEMU; tests/images/NAME.expect lists the cases image NAME
 #             must report as "test CASE: ok" (a missing case fails), and its root must
 #             finish; any "test CASE: FAIL" fails too
 # The last line is "N passed, N failed"; the exit status is non-zero on any failure.
-# Usage: tests/run.sh [host|manifest|image]...   (default: all tiers)
+# Usage: tests/run.sh [host|docs|manifest|image]...   (default: all tiers)
 # Run by `make test`, which builds everything first.
 set -uo pipefail
 
@@ -42,6 +43,23 @@ tier_host() {
 		sed -i "s/^\(ok  \|FAIL\) /\1 host $(basename "$t") /" "$out"
 		tally "$out" "host $(basename "$t")"
 	done
+}
+
+# docs/ABI.md has a section for every row of the system call table.
+tier_docs() {
+	local out=$logs/docs.log name p=0 f=0
+	: >"$out"
+	for name in $(sed -n 's/^[[:space:]]*X(0x[0-9a-f]*, \([a-z_]*\),.*/\1/p' "$top/kernel/abi/hr_syscall.h"); do
+		if grep -q "^### \`$name\`" "$top/docs/ABI.md"; then
+			echo "ok   docs ABI.md documents $name" >>"$out"
+			p=$((p + 1))
+		else
+			echo "FAIL docs ABI.md has no section for system call $name" >>"$out"
+			f=$((f + 1))
+		fi
+	done
+	echo "$p passed, $f failed" >>"$out"
+	tally "$out" docs
 }
 
 tier_manifest() {
@@ -98,11 +116,11 @@ tier_image() {
 }
 
 tiers=("$@")
-[ ${#tiers[@]} = 0 ] && tiers=(host manifest image)
+[ ${#tiers[@]} = 0 ] && tiers=(host docs manifest image)
 for t in "${tiers[@]}"; do
 	case $t in
-	host | manifest | image) "tier_$t" ;;
-	*) echo "unknown tier '$t' (tiers: host manifest image)" >&2; exit 2 ;;
+	host | docs | manifest | image) "tier_$t" ;;
+	*) echo "unknown tier '$t' (tiers: host docs manifest image)" >&2; exit 2 ;;
 	esac
 done
 echo "$passed passed, $failed failed"
