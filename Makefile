@@ -174,7 +174,7 @@ help:
 	@echo "  make check               format check, static analysis (cppcheck), then make test"
 	@echo "  make format              reformat the sources with clang-format"
 	@echo "  make kernel|programs     build pieces;  make clean  removes build/"
-	@echo "  variables: V=1 (echo commands), IMAGE=name, KVM=1 (use KVM when it works)"
+	@echo "  variables: V=1 (echo commands), IMAGE=name, KVM=1 (try KVM; untested here, TCG is the default)"
 
 test: $(HOST_TEST_BINS) $(HRIMAGE) images
 	$(Q)bash tests/run.sh

@@ -61,8 +61,8 @@ user_fault(struct thd *t, struct regs *r)
 	uint64_t vec = r->vector, ip = r->rip, addr = fault_addr(vec);
 	const char *what = vec < 32 && names[vec] ? names[vec] : "exception";
 
-	kprintf("[k] fault: %s in component %u (thread %u) at ip %lx addr %lx\n", what, c->id,
-		t->id, ip, addr);
+	kprintf("[k] fault: %s in component %u (thread %u) at ip %lx addr %lx err %lx cs %lx\n",
+		what, c->id, t->id, ip, addr, r->err, r->cs);
 	if (t->ninv) {
 		/* the caller gets an error; the callee will never run again */
 		thd_unwind(t);
