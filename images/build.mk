@@ -1,7 +1,7 @@
 # images/build.mk - the image builder (a host tool) and the images MANIFEST describes.
 # Recipes are in the top Makefile's images section; images/README.md says what is here.
 MANIFEST := MANIFEST
-HRIMAGE_SRCS := $(wildcard images/*.c) rm/elf.c policies/admit.c
+HRIMAGE_SRCS := $(wildcard images/*.c) rm/elf.c rm/treeline.c policies/admit.c
 HRIMAGE := $(B)/host/hrimage
 HRIMAGE_RUN = $(HRIMAGE) $(MANIFEST) --programs $(B)/prog
 IMAGES_OUT := $(B)/images

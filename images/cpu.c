@@ -3,6 +3,7 @@
  * manifest order, so the error names the first child that no longer fits.
  */
 #include "cpu.h"
+#include "rm/treeline.h"
 #include "diag.h"
 #include "policies/admit.h"
 
@@ -17,13 +18,7 @@ guaranteed(const struct cpu_res *r)
 const char *
 cpu_describe(const struct cpu_res *r, char *buf, size_t len)
 {
-	static const char *const kinds[] = { "best effort", "hard", "soft", "deferrable" };
-
-	if (r->kind == RES_NONE)
-		snprintf(buf, len, "best effort");
-	else
-		snprintf(buf, len, "%s %u/%u", kinds[r->kind], r->budget, r->period);
-	return buf;
+	return treeline_cpu(0, r->kind, r->budget, r->period, buf, len);
 }
 
 /* A parent without a guaranteed supply may have no guaranteed child. */

@@ -6,6 +6,8 @@
 #include "diag.h"
 #include "image.h"
 #include "tree.h"
+#include "kernel/abi/hr_layout.h"
+#include "rm/treeline.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -91,6 +93,35 @@ image_env(FILE *f, const struct image *img, const char *manifest)
 	fprintf(f, "\"\n");
 }
 
+/* The lines the booted tree will report, root first, in manifest order (rm/treeline.h). */
+static void
+tree_lines(FILE *f, const struct node *n)
+{
+	char cpu[48], line[200];
+	const char *parent = n->parent ? n->parent->name : "";
+	uint64_t kib = n->mem_pages * (HR_PAGE_SIZE / 1024);
+
+	if (n->kind == NODE_SUBSYS) {
+		treeline_cpu(!n->parent, n->cpu.kind, n->cpu.budget, n->cpu.period, cpu,
+			     sizeof(cpu));
+		treeline_subsystem(line, sizeof(line), n->name, n->depth, parent, n->policy, cpu,
+				   kib);
+		fprintf(f, "%s\n", line);
+	} else if (n->kind == NODE_COMP) {
+		treeline_component(line, sizeof(line), n->name, parent, kib);
+		fprintf(f, "%s\n", line);
+	}
+	for (const struct node *k = n->kids; k; k = k->next)
+		tree_lines(f, k);
+}
+
+static void
+tree_txt(FILE *f, const struct image *img, const char *manifest)
+{
+	(void) manifest;
+	tree_lines(f, img->root);
+}
+
 /* Run one of the text writers into memory, then write the file if it changed. */
 static void
 write_text(const char *dir, const char *name, const struct image *img, const char *manifest,
@@ -121,4 +152,5 @@ out_image(const struct image *img, const char *dir, const char *manifest)
 	free(blob);
 	write_text(path, "grub.cfg", img, manifest, grub_cfg);
 	write_text(path, "image.env", img, manifest, image_env);
+	write_text(path, "tree.txt", img, manifest, tree_txt);
 }

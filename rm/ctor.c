@@ -91,6 +91,38 @@ runtime_pages(const struct ctor_spec *s)
 	return CTOR_HEAP_MIN + (uint64_t) kids * CTOR_STACKS_PER_CHILD;
 }
 
+/* The child's descriptor: cut from ours (or the test's override), checked before use. */
+static long
+cut_descriptor(const struct ctor_spec *s, struct plan *p, char *why, size_t len)
+{
+	uint64_t cap = s->desc_blob ? s->desc_bytes : s->desc ? desc_size(s->desc) : 0;
+	const char *err;
+
+	if (!cap)
+		return 0;
+	if (!(p->desc_blob = malloc(cap))) {
+		snprintf(why, len, "no memory for the descriptor of '%s'", s->name);
+		return HR_ENOMEM;
+	}
+	if (s->desc_blob) {
+		memcpy(p->desc_blob, s->desc_blob, cap);
+		p->desc_bytes = cap;
+	} else {
+		long n = desc_extract(s->desc, s->node, p->desc_blob, cap);
+		if (n < 0) {
+			snprintf(why, len, "no memory to cut the descriptor of '%s'", s->name);
+			return HR_ENOMEM;
+		}
+		p->desc_bytes = (uint64_t) n;
+	}
+	if (desc_check(p->desc_blob, p->desc_bytes, &err)) {
+		snprintf(why, len, "descriptor of '%s' is corrupt: %s", s->name, err);
+		return HR_EINVAL;
+	}
+	p->desc = (p->desc_bytes + HR_PAGE_SIZE - 1) / HR_PAGE_SIZE;
+	return 0;
+}
+
 static long
 make_plan(const struct ctor_spec *s, struct plan *p, char *why, size_t len)
 {
@@ -117,16 +149,8 @@ make_plan(const struct ctor_spec *s, struct plan *p, char *why, size_t len)
 	}
 	for (unsigned i = 0; i < p->img.nseg; i++)
 		p->image += span(p->img.seg[i].vaddr, p->img.seg[i].memsz);
-	if (s->desc) {
-		uint64_t cap = desc_size(s->desc);
-		if (!(p->desc_blob = malloc(cap)) ||
-		    (long) (p->desc_bytes = (uint64_t) desc_extract(s->desc, s->node, p->desc_blob,
-								    cap)) < 0) {
-			snprintf(why, len, "no memory to cut the descriptor of '%s'", s->name);
-			return HR_ENOMEM;
-		}
-		p->desc = (p->desc_bytes + HR_PAGE_SIZE - 1) / HR_PAGE_SIZE;
-	}
+	if ((r = cut_descriptor(s, p, why, len)))
+		return r;
 	if ((r = each_module(s, count_module, &modules, why, len)))
 		return r;
 	p->info = CTOR_BOOTINFO;
@@ -211,6 +235,7 @@ fill_info(struct hr_bootinfo *bi, const struct ctor_spec *s, const struct plan *
 	bi->depth = me->depth + (s->subsystem ? 1 : 0);
 	bi->cap_parent = HR_CAP_PARENT;
 	snprintf(bi->name, sizeof(bi->name), "%s", s->name);
+	snprintf(bi->parent_name, sizeof(bi->parent_name), "%s", me->name);
 	bi->mem_base = HR_VA_MEM;
 	bi->mem_pages = p->window;
 	bi->desc_base = p->desc ? HR_VA_DESC : 0;

@@ -35,6 +35,8 @@ struct ctor_spec {
 	uint64_t arg;
 	const void *image; /* program bytes to load instead of the module (tests); else 0 */
 	uint64_t image_size;
+	const void *desc_blob; /* descriptor to hand down instead of the cut one (tests) */
+	uint64_t desc_bytes;
 };
 
 struct ctor_child {

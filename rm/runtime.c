@@ -3,8 +3,10 @@
  * the program's hr_main().
  */
 #include "runtime.h"
+#include "desc.h"
 #include "pages.h"
 #include "tls.h"
+#include "treeline.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -59,6 +61,26 @@ hr_serve(void)
 	hr_thread_exit(0);
 }
 
+/* A subsystem says where it stands in the tree (components are announced by their parent). */
+static void
+report_self(void)
+{
+	const struct hr_bootinfo *bi = hr_bootinfo();
+	struct desc_node d;
+	const char *why;
+	const void *fdt = desc_self(&why);
+	char cpu[48], line[200];
+
+	if (!fdt || desc_read(fdt, 0, &d, &why))
+		hr_die("boot descriptor: %s", why);
+	if (d.type != DESC_SUBSYSTEM)
+		return;
+	treeline_cpu(bi->depth == 0, d.cpu_kind, d.budget, d.period, cpu, sizeof(cpu));
+	treeline_subsystem(line, sizeof(line), bi->name, bi->depth, bi->parent_name, d.policy, cpu,
+			   (uint64_t) (d.memory_pages ? d.memory_pages : bi->mem_pages) * 4);
+	printf("%s\n", line);
+}
+
 int
 main(void)
 {
@@ -68,5 +90,6 @@ main(void)
 		hr_die("no boot information");
 	pages_init(bi->mem_base, bi->mem_pages);
 	tls_init();
+	report_self();
 	return hr_main();
 }

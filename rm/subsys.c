@@ -10,6 +10,7 @@
 #include "parent.h"
 #include "runtime.h"
 #include "sched.h"
+#include "treeline.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,28 +44,6 @@ find_task(const char *name)
 		if (!strcmp(t->name, name))
 			return t;
 	return 0;
-}
-
-static const char *
-cpu_text(const struct desc_node *d, char *buf, size_t len)
-{
-	static const char *const kinds[] = { "best effort", "hard", "soft", "deferrable" };
-
-	if (!d->cpu_kind || d->cpu_kind > 3)
-		return hr_bootinfo()->depth ? "best effort" : "whole CPU";
-	snprintf(buf, len, "%s %u/%u", kinds[d->cpu_kind], d->budget, d->period);
-	return buf;
-}
-
-static void
-report(const struct desc_node *d)
-{
-	const struct hr_bootinfo *bi = hr_bootinfo();
-	char cpu[48];
-
-	printf("[%s] subsystem depth=%u parent=%u policy=%s cpu=%s memory=%luKiB\n", me, bi->depth,
-	       bi->parent_id, d->policy, cpu_text(d, cpu, sizeof(cpu)),
-	       (unsigned long) (d->memory_pages ? d->memory_pages : bi->mem_pages) * 4);
 }
 
 static struct pol_param
@@ -119,6 +98,11 @@ build_child(const struct desc_node *d)
 		return;
 	}
 	sched_ent(c->ent)->pcb = c->ctor.pcb;
+	if (!s.subsystem) {
+		char line[200];
+		treeline_component(line, sizeof(line), d->name, me, (uint64_t) d->memory_pages * 4);
+		printf("%s\n", line);
+	}
 }
 
 static void
@@ -150,6 +134,13 @@ child_by_comp(uint32_t comp)
 	return 0;
 }
 
+/* Programs that care define hr_child_ended; the weak default does nothing. */
+__attribute__((weak)) void
+hr_child_ended(const char *name, int faulted, long status)
+{
+	(void) name, (void) faulted, (void) status;
+}
+
 static void
 child_gone(struct child *c)
 {
@@ -172,10 +163,12 @@ on_kevent(const struct hr_kevent *ev)
 		       c->name, (unsigned long) ev->a, (unsigned long) ev->b,
 		       (unsigned long) ev->c);
 		failures++;
+		hr_child_ended(c->name, 1, 0);
 		child_gone(c);
 	} else if (ev->type == HR_KEV_EXIT && c) {
 		printf("[%s] child '%s' exited with status %ld\n", me, c->name, (long) ev->a);
 		failures += ev->a != 0;
+		hr_child_ended(c->name, 0, (long) ev->a);
 		child_gone(c);
 	} else if (ev->type == HR_KEV_EXIT) {
 		long id = sched_find(ev->thd);
@@ -250,7 +243,6 @@ subsys_main(void)
 	me = hr_bootinfo()->name;
 	if (!(fdt = desc_self(&why)) || desc_read(fdt, 0, &d, &why))
 		hr_die("boot descriptor: %s", why);
-	report(&d);
 	unsigned kids = 0;
 	for (int n = desc_child(fdt, 0); n >= 0; n = desc_sibling(fdt, n))
 		kids++;

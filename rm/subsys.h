@@ -21,6 +21,12 @@ struct hr_task {
 
 _Noreturn void subsys_main(void);
 
+/*
+ * A program may define this to hear how each of its children ended (the subsystem has
+ * already reported it): faulted (1) or exited with status.  Test programs use it.
+ */
+void hr_child_ended(const char *name, int faulted, long status);
+
 /* An invocation capability in our own table to our component child called name (slot),
  * or an HR_E* code.  Threads of ours may then call into it. */
 long subsys_cap_to(const char *name);

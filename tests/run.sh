@@ -4,8 +4,9 @@
 #   docs      every system call has its section in docs/ABI.md
 #   manifest  the image builder against good and bad manifests (images/test/run.sh)
 #   image     images booted in QEMU; tests/images/NAME.expect lists the cases image NAME
-#             must report as "test CASE: ok" (a missing case fails), and its root must
-#             finish; any "test CASE: FAIL" fails too
+#             must report as "test CASE: ok" (a missing case fails); the tree that booted
+#             must equal build/images/NAME/tree.txt (what hrimage expects from MANIFEST) and
+#             its root must finish; any "test CASE: FAIL" fails too
 # The last line is "N passed, N failed"; the exit status is non-zero on any failure.
 # Usage: tests/run.sh [host|docs|manifest|image]...   (default: all tiers)
 # Run by `make test`, which builds everything first.
@@ -87,6 +88,16 @@ judge_image() {
 			f=$((f + 1))
 		fi
 	done <"$expect"
+	# the tree that booted is the tree in the manifest (every node reports one line)
+	if diff <(sort "$build/images/$name/tree.txt") \
+		<(tr -d '\r' <"$log" | grep -a -E '^\[[^]]*\] (subsystem|component) ' | sort) \
+		>"$logs/image-$name.tree-diff"; then
+		echo "ok   image $name booted_tree_equals_manifest" >>"$out"
+		p=$((p + 1))
+	else
+		echo "FAIL image $name booted_tree_equals_manifest: $(tr '\n' ' ' <"$logs/image-$name.tree-diff")" >>"$out"
+		f=$((f + 1))
+	fi
 	if grep -a -q "^\[root\] finished" "$log"; then
 		echo "ok   image $name finished" >>"$out"
 		p=$((p + 1))

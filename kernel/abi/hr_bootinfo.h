@@ -29,8 +29,9 @@ struct hr_bootinfo {
 	uint32_t self_tid;   /* id of the thread that runs _start */
 	uint32_t cap_parent; /* cap slot that invokes the parent's services (0: none) */
 	uint32_t nmodules;
-	char name[HR_NAME_MAX]; /* subsystem or component name */
-	uint64_t mem_base;	/* memory window: pages that are ours to allocate */
+	char name[HR_NAME_MAX];	       /* subsystem or component name */
+	char parent_name[HR_NAME_MAX]; /* "" for the root */
+	uint64_t mem_base;	       /* memory window: pages that are ours to allocate */
 	uint64_t mem_pages;
 	uint64_t desc_base; /* boot descriptor blob (0 if none) */
 	uint64_t desc_size;
@@ -40,6 +41,6 @@ struct hr_bootinfo {
 	uint64_t resv;
 	struct hr_module modules[HR_MODULES_MAX];
 };
-_Static_assert(sizeof(struct hr_bootinfo) == 128 + 48 * HR_MODULES_MAX, "hr_bootinfo is ABI");
+_Static_assert(sizeof(struct hr_bootinfo) == 160 + 48 * HR_MODULES_MAX, "hr_bootinfo is ABI");
 
 #endif
