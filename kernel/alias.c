@@ -294,6 +294,12 @@ sys_mem_info(struct thd *t)
 		return (long) c->mem_given;
 	case HR_MI_FREEPOOL:
 		return (long) nfree;
+	case HR_MI_PERMS: {
+		uint64_t va = t->regs.rdx & ~(HR_PAGE_SIZE - 1), *e;
+		if (va >= HR_VA_USER_END || !(e = pt_entry(c->pgtbl, va, 0)) || !pt_present(*e))
+			return HR_ENOENT;
+		return pt_perms(*e);
+	}
 	default:
 		return refuse(HR_EINVAL, "query %lu", t->regs.rsi);
 	}

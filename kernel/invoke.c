@@ -6,7 +6,8 @@
  * starts the callee's registered entry with the arguments, the capability's badge and the
  * caller's component id.  ret pops the frame.  Both are O(1) and allocate nothing.
  *
- * Registers into the callee: rdi, rsi, rdx, r10 = a0..a3, r8 = badge, r9 = caller id.
+ * Registers into the callee: rdi, rsi, rdx, r10 = a0..a3, r8 = badge, r9 = caller id,
+ * rax = the thread's own id (a migrated thread lands on a stack it did not set up).
  */
 #include "comp.h"
 #include "thd.h"
@@ -74,7 +75,7 @@ sys_invoke(struct thd *t)
 	t->comp_gen = c->gen;
 	hw_set_pgtbl(c->pgtbl);
 	hw_set_fs(t->fs);
-	return 0;
+	return t->id; /* rax in the callee: who is running there now */
 }
 
 long

@@ -3,3 +3,6 @@ RM_SRCS := $(wildcard rm/*.c) $(wildcard rm/*.S)
 
 HOST_TESTS += rm/test/elf_test.c
 HOST_TEST_DEPS_elf_test := rm/elf.c
+
+HOST_TESTS += rm/test/res_test.c
+HOST_TEST_DEPS_res_test := rm/res.c policies/admit.c

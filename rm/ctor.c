@@ -1,9 +1,10 @@
 /*
  * ctor.c - the generic constructor (ctor.h).
  *
- * All the pages a child gets from us come from one run of our own pages, laid out as
- * [program image][stack][boot info][pcb][descriptor][memory window]; the modules it needs
- * are read-only aliases of our own module mappings.  Every page counts against the bound
+ * The pages a child gets from us are one run of our own pages laid out as
+ * [program image][stack][boot info][pcb][descriptor], and its memory window, which the
+ * aliaser (alias.c) fills with zeroed pages of ours; the modules it needs are read-only
+ * aliases of our own module mappings.  Every page counts against the bound
  * we set for it; the memory rule of docs/MANIFEST.md (CTOR_* in ctor.h) reserves at least
  * what this spends, so an image the builder accepted always fits here.
  */
@@ -23,7 +24,7 @@ struct plan {
 	struct elf_image img;
 	const uint8_t *file; /* the program's bytes */
 	uint64_t file_size;
-	uint64_t image, info, pcb, desc, window, run; /* pages */
+	uint64_t image, info, pcb, desc, window, fixed; /* pages */
 	uint64_t desc_bytes;
 	void *desc_blob;
 };
@@ -162,19 +163,7 @@ make_plan(const struct ctor_spec *s, struct plan *p, char *why, size_t len)
 		return HR_ENOMEM;
 	}
 	p->window = s->mem_pages - fixed;
-	p->run = p->image + HR_STACK_PAGES + p->info + p->pcb + p->desc + p->window;
-	return 0;
-}
-
-static long
-alias_pages(long slot, uint64_t src, uint64_t dst, uint64_t n, unsigned perms)
-{
-	for (uint64_t i = 0; i < n; i++) {
-		long r = hr_mem_alias((long) (src + i * HR_PAGE_SIZE), slot,
-				      (long) (dst + i * HR_PAGE_SIZE), perms);
-		if (r)
-			return r;
-	}
+	p->fixed = p->image + HR_STACK_PAGES + p->info + p->pcb + p->desc;
 	return 0;
 }
 
@@ -191,7 +180,7 @@ load_image(const struct plan *p, long slot, uint64_t *at)
 		long r;
 		memset(mem, 0, n * HR_PAGE_SIZE);
 		memcpy(mem + (g->vaddr - lo), file + g->offset, g->filesz);
-		if ((r = alias_pages(slot, *at, lo, n, g->perms)))
+		if ((r = alias_pages(slot, *at, lo, n, g->perms, 0)))
 			return r;
 		*at += n * HR_PAGE_SIZE;
 	}
@@ -214,7 +203,7 @@ give_module(const struct hr_module *m, void *ctx)
 
 	if (c->bi->nmodules >= HR_MODULES_MAX)
 		return HR_ENOMEM;
-	if ((r = alias_pages(c->slot, lo, c->va, n, HR_MEM_READ)))
+	if ((r = alias_pages(c->slot, lo, c->va, n, HR_MEM_READ, 0)))
 		return r;
 	out = &c->bi->modules[c->bi->nmodules++];
 	*out = *m;
@@ -252,7 +241,6 @@ give_rest(const struct ctor_spec *s, const struct plan *p, struct ctor_child *c,
 {
 	uint64_t stack = at, info = stack + HR_STACK_PAGES * HR_PAGE_SIZE;
 	uint64_t pcb = info + HR_PAGE_SIZE, desc = pcb + p->pcb * HR_PAGE_SIZE;
-	uint64_t window = desc + p->desc * HR_PAGE_SIZE;
 	struct hr_bootinfo *bi = (struct hr_bootinfo *) info;
 	struct module_ctx mc = { c->slot, bi, HR_VA_MODULES };
 	uint64_t sp;
@@ -269,11 +257,11 @@ give_rest(const struct ctor_spec *s, const struct plan *p, struct ctor_child *c,
 		c->pcb = (struct hr_pcb *) pcb;
 	}
 	if ((r = alias_pages(c->slot, stack, HR_VA_STACK_TOP - HR_STACK_PAGES * HR_PAGE_SIZE,
-			     HR_STACK_PAGES, HR_MEM_READ | HR_MEM_WRITE)) ||
-	    (r = alias_pages(c->slot, pcb, HR_VA_PCB, p->pcb, HR_MEM_READ | HR_MEM_WRITE)) ||
-	    (r = alias_pages(c->slot, desc, HR_VA_DESC, p->desc, HR_MEM_READ)) ||
+			     HR_STACK_PAGES, HR_MEM_READ | HR_MEM_WRITE, 0)) ||
+	    (r = alias_pages(c->slot, pcb, HR_VA_PCB, p->pcb, HR_MEM_READ | HR_MEM_WRITE, 0)) ||
+	    (r = alias_pages(c->slot, desc, HR_VA_DESC, p->desc, HR_MEM_READ, 0)) ||
 	    (r = each_module(s, give_module, &mc, why, len)) ||
-	    (r = alias_pages(c->slot, window, HR_VA_MEM, p->window, HR_MEM_ALL))) {
+	    (r = alias_grow(&c->window, p->window)) < 0) {
 		if (!why[0])
 			snprintf(why, len, "giving memory to '%s' failed: %s", s->name,
 				 hr_strerror(r));
@@ -288,7 +276,7 @@ give_rest(const struct ctor_spec *s, const struct plan *p, struct ctor_child *c,
 		return c->tid;
 	}
 	bi->self_tid = (uint32_t) c->tid;
-	if (alias_pages(c->slot, info, HR_VA_BOOTINFO, 1, HR_MEM_READ))
+	if (alias_pages(c->slot, info, HR_VA_BOOTINFO, 1, HR_MEM_READ, 0))
 		return HR_ENOMEM;
 	return 0;
 }
@@ -296,22 +284,24 @@ give_rest(const struct ctor_spec *s, const struct plan *p, struct ctor_child *c,
 static long
 create(const struct ctor_spec *s, struct ctor_child *c, const struct plan *p, char *why, size_t len)
 {
-	uint32_t threads = 4, comps = 0;
+	uint32_t threads = 0, comps = 0; /* a component creates neither threads nor components */
 	long id;
 
 	if (s->subsystem && s->desc)
 		ctor_quota(s->desc, s->node, &threads, &comps);
-	if ((c->slot = caps_alloc()) < 0 || !(c->run = pages_alloc(p->run))) {
+	if ((c->slot = caps_alloc()) < 0 || !(c->fixed = pages_alloc(p->fixed)) ||
+	    pages_left() < p->window) {
 		snprintf(why, len, "no capability slot or %lu free pages for '%s'",
-			 (unsigned long) p->run, s->name);
+			 (unsigned long) (p->fixed + p->window), s->name);
 		return HR_ENOMEM;
 	}
-	c->run_pages = p->run;
+	c->fixed_pages = p->fixed;
 	if ((id = hr_comp_create(c->slot, threads, comps)) < 0) {
 		snprintf(why, len, "component for '%s': %s", s->name, hr_strerror(id));
 		return id;
 	}
 	c->comp = (uint32_t) id;
+	alias_window_init(&c->window, c->slot);
 	if ((id = hr_mem_bound(c->slot, s->mem_pages))) {
 		snprintf(why, len, "memory bound of %u pages for '%s': %s", s->mem_pages, s->name,
 			 hr_strerror(id));
@@ -331,7 +321,7 @@ ctor_build(const struct ctor_spec *s, struct ctor_child *c, char *why, size_t le
 	c->slot = -1;
 	why[0] = 0;
 	if (!(r = make_plan(s, &p, why, len)) && !(r = create(s, c, &p, why, len))) {
-		at = c->run;
+		at = c->fixed;
 		if ((r = load_image(&p, c->slot, &at)))
 			snprintf(why, len, "loading '%s': %s", s->program, hr_strerror(r));
 		else if (!(r = give_rest(s, &p, c, at, why, len)) && s->subsystem &&
@@ -351,8 +341,9 @@ ctor_destroy(struct ctor_child *c)
 		hr_comp_kill(c->slot);
 	if (c->slot >= 0)
 		caps_free(c->slot);
-	if (c->run)
-		pages_free(c->run, c->run_pages);
+	if (c->fixed)
+		pages_free(c->fixed, c->fixed_pages);
+	alias_window_free(&c->window);
 	memset(c, 0, sizeof(*c));
 	c->slot = -1;
 }

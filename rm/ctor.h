@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "alias.h"
 
 /*
  * The memory rule, in pages, shared with the image builder (images/memory.c) and stated
@@ -40,11 +41,13 @@ struct ctor_spec {
 };
 
 struct ctor_child {
-	long slot;		 /* our COMP capability */
-	uint32_t comp;		 /* its component id */
-	long tid;		 /* its first thread (the c^s of a subsystem) */
-	uint64_t run, run_pages; /* our pages it holds */
-	struct hr_pcb *pcb;	 /* page shared with a subsystem (our mapping) */
+	long slot;     /* our COMP capability */
+	uint32_t comp; /* its component id */
+	long tid;      /* its first thread (the c^s of a subsystem) */
+	uint64_t fixed,
+		fixed_pages;	    /* our pages for its image, stack, boot info, pcb, descriptor */
+	struct alias_window window; /* our pages that make its memory window */
+	struct hr_pcb *pcb;	    /* page shared with a subsystem (our mapping) */
 };
 
 /* 0, or an HR_E* code with a sentence in why.  On failure nothing is left behind. */

@@ -7,6 +7,7 @@
  * it calls hr_dispatch (export.c) and returns the result through the ret system call.
  */
 #include "../kernel/abi/hr_syscall.h"
+#include "tls.h"
 
 	.text
 	.globl hr_invoke
@@ -33,7 +34,8 @@ hr_invoke:				/* cap=rdi a0=rsi a1=rdx a2=rcx a3=r8 */
 
 	.globl hr_entry_stub
 	.type hr_entry_stub, @function
-hr_entry_stub:				/* op=rdi a1=rsi a2=rdx a3=r10 badge=r8 caller=r9 */
+hr_entry_stub:				/* op=rdi a1=rsi a2=rdx a3=r10 badge=r8 caller=r9 tid=rax */
+	mov	%eax, %fs:TCB_TID		/* this stack's TCB now belongs to this thread */
 	mov	%r10, %rcx
 	xor	%ebp, %ebp
 	call	hr_dispatch

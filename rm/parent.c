@@ -5,7 +5,10 @@
  */
 #include "parent.h"
 #include "caps.h"
+#include "child.h"
+#include "delegate.h"
 #include "export.h"
+#include "pages.h"
 #include "runtime.h"
 #include "sched.h"
 #include "subsys.h"
@@ -97,13 +100,146 @@ op_sleep(long a1, long a2, long a3, uint64_t badge, uint32_t caller)
 }
 
 long
+hr_res_create(uint32_t kind, uint32_t family)
+{
+	return hr_invoke(HR_CAP_PARENT, PI_RES_CREATE, kind, family, 0);
+}
+
+long
+hr_res_delete(long id)
+{
+	return hr_invoke(HR_CAP_PARENT, PI_RES_DELETE, id, 0, 0);
+}
+
+long
+hr_res_bind(long id, uint64_t x, uint64_t y)
+{
+	return hr_invoke(HR_CAP_PARENT, PI_RES_BIND, id, (long) x, (long) y);
+}
+
+long
+hr_res_get(long id)
+{
+	return hr_invoke(HR_CAP_PARENT, PI_RES_GET, id, 0, 0);
+}
+
+long
+hr_mem_grow(uint64_t n)
+{
+	long va = hr_invoke(HR_CAP_PARENT, PI_MEM_GROW, (long) n, 0, 0);
+
+	if (va < 0)
+		return va;
+	pages_grow((uint64_t) va, n);
+	return 0;
+}
+
+long
+hr_mem_give_back(uint64_t n)
+{
+	uint64_t got, va;
+	long back = 0;
+
+	while ((uint64_t) back < n && (va = pages_release(n - (uint64_t) back, &got))) {
+		if (hr_invoke(HR_CAP_PARENT, PI_MEM_RETURN, (long) va, (long) got, 0)) {
+			pages_free(va, got);
+			break;
+		}
+		back += (long) got;
+	}
+	return back;
+}
+
+long
+hr_mem_share(const char *name, uint64_t n)
+{
+	long w[3];
+
+	pi_pack(name, w);
+	return hr_invoke(HR_CAP_PARENT, PI_MEM_SHARE, w[0], w[1], (long) n);
+}
+
+/* ---- server side: every handler first finds which child of ours is calling ---------- */
+
+#define CHILD_OR_FAIL(c, caller)                 \
+	struct child *c = child_by_comp(caller); \
+	if (!c)                                  \
+	return HR_EPERM
+
+static long
+op_res_create(long a1, long a2, long a3, uint64_t badge, uint32_t caller)
+{
+	CHILD_OR_FAIL(c, caller);
+	(void) a3, (void) badge;
+	if (a1 < 0 || a1 > 255 || a2 < 0 || a2 > 255)
+		return HR_EINVAL;
+	return delegate_res_create(c, (uint32_t) a1, (uint32_t) a2);
+}
+
+static long
+op_res_delete(long a1, long a2, long a3, uint64_t badge, uint32_t caller)
+{
+	CHILD_OR_FAIL(c, caller);
+	(void) a2, (void) a3, (void) badge;
+	return delegate_res_delete(c, a1);
+}
+
+static long
+op_res_bind(long a1, long a2, long a3, uint64_t badge, uint32_t caller)
+{
+	CHILD_OR_FAIL(c, caller);
+	(void) badge;
+	return delegate_res_bind(c, a1, (uint64_t) a2, (uint64_t) a3);
+}
+
+static long
+op_res_get(long a1, long a2, long a3, uint64_t badge, uint32_t caller)
+{
+	CHILD_OR_FAIL(c, caller);
+	(void) a2, (void) a3, (void) badge;
+	return delegate_res_get(c, a1);
+}
+
+static long
+op_mem_grow(long a1, long a2, long a3, uint64_t badge, uint32_t caller)
+{
+	CHILD_OR_FAIL(c, caller);
+	(void) a2, (void) a3, (void) badge;
+	return delegate_mem_grow(c, (uint64_t) a1);
+}
+
+static long
+op_mem_return(long a1, long a2, long a3, uint64_t badge, uint32_t caller)
+{
+	CHILD_OR_FAIL(c, caller);
+	(void) a3, (void) badge;
+	return delegate_mem_return(c, (uint64_t) a1, (uint64_t) a2);
+}
+
+static long
+op_mem_share(long a1, long a2, long a3, uint64_t badge, uint32_t caller)
+{
+	long w[3] = { a1, a2, 0 };
+	char name[25];
+	CHILD_OR_FAIL(c, caller);
+	(void) badge;
+	pi_unpack(w, name);
+	return delegate_mem_share(c, name, (uint64_t) a3);
+}
+
+long
 parent_serve(unsigned children)
 {
 	long r;
 
 	if ((r = hr_export_stacks(4 + (children < 60 ? children : 60))) ||
 	    (r = hr_export(PI_CONNECT, op_connect)) || (r = hr_export(PI_YIELD, op_yield)) ||
-	    (r = hr_export(PI_SLEEP, op_sleep)))
+	    (r = hr_export(PI_SLEEP, op_sleep)) || (r = hr_export(PI_RES_CREATE, op_res_create)) ||
+	    (r = hr_export(PI_RES_DELETE, op_res_delete)) ||
+	    (r = hr_export(PI_RES_BIND, op_res_bind)) || (r = hr_export(PI_RES_GET, op_res_get)) ||
+	    (r = hr_export(PI_MEM_GROW, op_mem_grow)) ||
+	    (r = hr_export(PI_MEM_RETURN, op_mem_return)) ||
+	    (r = hr_export(PI_MEM_SHARE, op_mem_share)))
 		return r;
 	return 0;
 }

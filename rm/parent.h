@@ -9,9 +9,16 @@
 #include <stdint.h>
 
 enum pi_op {
-	PI_CONNECT = 1, /* a1..a3: a sibling component's name (packed) -> cap slot to it */
-	PI_YIELD = 2,	/* component thread: let others at our priority run */
-	PI_SLEEP = 3,	/* component thread: sleep until TSC a1 */
+	PI_CONNECT = 1,	   /* a1..a3: a sibling component's name (packed) -> cap slot to it */
+	PI_YIELD = 2,	   /* component thread: let others at our priority run */
+	PI_SLEEP = 3,	   /* component thread: sleep until TSC a1 */
+	PI_RES_CREATE = 4, /* a1 kind, a2 family -> reservation id */
+	PI_RES_DELETE = 5, /* a1 id: revokes what was bound */
+	PI_RES_BIND = 6,   /* a1 id, a2 a3: pages | budget period | port kbps */
+	PI_RES_GET = 7,	   /* a1 id -> pages | budget | kbps */
+	PI_MEM_GROW = 8,   /* a1 pages -> address where they now are, on top of our window */
+	PI_MEM_RETURN = 9, /* a1 address, a2 pages: give back pages of our window */
+	PI_MEM_SHARE = 10, /* a1 a2: a sibling's name (packed, 16 bytes), a3 pages -> address */
 	PI_OP_END
 };
 
@@ -22,8 +29,11 @@ enum pi_op {
  */
 struct hr_pcb {
 	volatile uint64_t next_wakeup; /* child: TSC at which it wants to run again (0: none) */
-	volatile uint64_t events;      /* parent: events queued for the child so far */
-	uint64_t resv[510];
+	volatile uint64_t events;      /* parent: something for the child's scheduler, so far */
+	volatile uint64_t events_seen; /* child: events it has looked at */
+	volatile uint64_t revision;    /* parent: bumped when it revokes memory from the child */
+	volatile uint64_t mem_target;  /* parent: pages the child may hold after that */
+	uint64_t resv[507];
 };
 _Static_assert(sizeof(struct hr_pcb) == 4096, "one page");
 
@@ -35,6 +45,19 @@ void pi_unpack(const long w[3], char out[25]);
 long pi_connect(const char *name);
 long pi_yield(void);
 long pi_sleep(uint64_t tsc);
+
+/* Reservations and memory from our parent (the HiRES paper's Tables I and II, child side).
+ * hr_res_* return what the parent's reservation manager answers. */
+long hr_res_create(uint32_t kind, uint32_t family);
+long hr_res_delete(long id);
+long hr_res_bind(long id, uint64_t x, uint64_t y);
+long hr_res_get(long id);
+/* n more pages of our reservation into our window (then ours to allocate): 0 or error. */
+long hr_mem_grow(uint64_t n);
+/* Give up to n free pages back to our parent: how many went back. */
+long hr_mem_give_back(uint64_t n);
+/* n fresh pages shared with our sibling called name, at the same address in both. */
+long hr_mem_share(const char *name, uint64_t n);
 
 /* Server side: register the operations, with an invocation stack for each of children
  * beyond a base of four (subsys.c supplies the handlers). */

@@ -42,17 +42,35 @@ hr_die(const char *fmt, ...)
 	exit(1);
 }
 
+int
+hr_lock_try(struct hr_lock *l)
+{
+	uint32_t free = 0;
+	return __atomic_compare_exchange_n(&l->holder, &free, tls_tid(), 0, __ATOMIC_ACQUIRE,
+					   __ATOMIC_RELAXED);
+}
+
 void
 hr_lock_take(struct hr_lock *l)
 {
-	while (__atomic_exchange_n(&l->held, 1, __ATOMIC_ACQUIRE))
-		__builtin_ia32_pause();
+	while (!hr_lock_try(l)) {
+		uint32_t holder = l->holder;
+		__atomic_store_n(&l->waiter, tls_tid(), __ATOMIC_RELEASE);
+		/* run the holder until it gives the lock back; if we may not, just wait */
+		if (!holder || hr_thd_switch(holder, 0))
+			__builtin_ia32_pause();
+	}
 }
 
 void
 hr_lock_give(struct hr_lock *l)
 {
-	__atomic_store_n(&l->held, 0, __ATOMIC_RELEASE);
+	uint32_t waiter;
+
+	__atomic_store_n(&l->holder, 0, __ATOMIC_RELEASE);
+	waiter = __atomic_exchange_n(&l->waiter, 0, __ATOMIC_ACQ_REL);
+	if (waiter && waiter != tls_tid())
+		hr_thd_switch(waiter, 0); /* it lent us the CPU: give it back */
 }
 
 _Noreturn void

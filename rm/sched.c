@@ -130,6 +130,12 @@ sched_request(long id, enum ent_req req, uint64_t arg)
 	hr_thd_switch(evt_tid, req == REQ_YIELD ? 0 : HR_SW_BLOCK);
 }
 
+void
+sched_sleep(uint64_t deadline)
+{
+	sched_request(sched_find((uint32_t) hr_thd_self()), REQ_SLEEP, deadline);
+}
+
 /* Apply what our threads asked for since the last turn of the loop. */
 static void
 requests(uint64_t now)
@@ -226,6 +232,8 @@ target(long id, uint64_t now, uint32_t p)
 		return e->tid;
 	if (e->pcb && e->pcb->next_wakeup && e->pcb->next_wakeup <= now)
 		return e->tid;
+	if (e->pcb && e->pcb->events != e->pcb->events_seen)
+		return e->tid; /* we have something for its scheduler */
 	return p;
 }
 
@@ -267,6 +275,10 @@ sched_run(void)
 		charge(now);
 		kernel_events();
 		requests(now);
+		if (hr_bootinfo()->depth)
+			((struct hr_pcb *) HR_VA_PCB)->events_seen =
+				((struct hr_pcb *) HR_VA_PCB)->events;
+		hooks->turn();
 		timers(now);
 		if (idle_forever()) {
 			hooks->finished();

@@ -40,6 +40,8 @@ struct sched_hooks {
 	void (*kevent)(const struct hr_kevent *ev);
 	/* nothing left to schedule and nothing will come: the subsystem is finished */
 	void (*finished)(void);
+	/* called on every turn of the loop, before deciding (may invoke our parent) */
+	void (*turn)(void);
 };
 
 /* 0, or HR_EINVAL for an unknown policy.  slice: round-robin quantum in timer ticks. */
@@ -59,6 +61,8 @@ void sched_wake(long id);
  * event thread touches the policy, so services need no lock around scheduler state.
  */
 void sched_request(long id, enum ent_req req, uint64_t arg);
+/* A thread of this subsystem (one of our entities) sleeps until TSC deadline. */
+void sched_sleep(uint64_t deadline);
 /* Timer ticks -> TSC. */
 uint64_t sched_ticks(uint64_t ticks);
 /* Become the event thread and schedule forever. */

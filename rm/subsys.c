@@ -2,10 +2,16 @@
  * subsys.c - the generic subsystem (subsys.h): descriptor in, children built, scheduler
  * running.  Every line it prints starts with "[name]" so the console of a whole tree
  * reads as one log; tests/ and eval/ parse these lines.
+ *
+ * Each child's reservations are made with our reservation manager before it is built
+ * (delegate.c), and its scheduler entity gets exactly the CPU reservation that was
+ * admitted.
  */
 #include "subsys.h"
 #include "caps.h"
+#include "child.h"
 #include "ctor.h"
+#include "delegate.h"
 #include "desc.h"
 #include "parent.h"
 #include "runtime.h"
@@ -16,18 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CHILD_MAX   32
 #define SLICE_TICKS 2
 
-struct child {
-	char name[HR_NAME_MAX];
-	enum desc_type type;
-	struct ctor_child ctor;
-	long ent;	   /* scheduler entity, -1 once its thread is gone */
-	uint32_t next_cap; /* next slot we fill in its capability table */
-};
-
-static struct child children[CHILD_MAX];
 static const void *fdt;
 static const char *me;
 static int failures;
@@ -54,19 +50,26 @@ param(const struct desc_node *d)
 	};
 }
 
-static struct child *
-child_slot(void)
+static void
+failed(const char *what, const char *name, const char *why)
 {
-	for (int i = 0; i < CHILD_MAX; i++)
-		if (!children[i].name[0])
-			return &children[i];
-	return 0;
+	printf("[%s] %s '%s': %s\n", me, what, name, why);
+	failures++;
+}
+
+static void
+announce_component(const struct desc_node *d)
+{
+	char line[200];
+
+	treeline_component(line, sizeof(line), d->name, me, (uint64_t) d->memory_pages * 4);
+	printf("%s\n", line);
 }
 
 static void
 build_child(const struct desc_node *d)
 {
-	struct child *c = child_slot();
+	struct child *c = child_new(d->name, d->type);
 	struct ctor_spec s = { .name = d->name,
 			       .program = d->program,
 			       .mem_pages = d->memory_pages,
@@ -76,33 +79,24 @@ build_child(const struct desc_node *d)
 	struct pol_param p = param(d);
 	char why[160];
 
-	if (!c) {
-		printf("[%s] cannot construct '%s': too many children\n", me, d->name);
-		failures++;
-		return;
+	if (!c)
+		return failed("cannot construct", d->name, "too many children");
+	if (delegate_reserve(c, d, why, sizeof(why)) ||
+	    ctor_build(&s, &c->ctor, why, sizeof(why))) {
+		delegate_forget(c);
+		child_free(c);
+		return failed("cannot construct", d->name, why);
 	}
-	if (ctor_build(&s, &c->ctor, why, sizeof(why))) {
-		printf("[%s] cannot construct '%s': %s\n", me, d->name, why);
-		failures++;
-		return;
-	}
-	snprintf(c->name, sizeof(c->name), "%s", d->name);
-	c->type = d->type;
-	c->next_cap = HR_CAP_FROM_PARENT;
 	c->ent = sched_add(s.subsystem ? ENT_CHILD : ENT_THREAD, (uint32_t) c->ctor.tid, &p, c);
 	if (c->ent < 0) {
-		printf("[%s] cannot schedule '%s': %s\n", me, d->name, hr_strerror(c->ent));
 		ctor_destroy(&c->ctor);
-		memset(c, 0, sizeof(*c));
-		failures++;
-		return;
+		delegate_forget(c);
+		child_free(c);
+		return failed("cannot schedule", d->name, hr_strerror(HR_ENOMEM));
 	}
 	sched_ent(c->ent)->pcb = c->ctor.pcb;
-	if (!s.subsystem) {
-		char line[200];
-		treeline_component(line, sizeof(line), d->name, me, (uint64_t) d->memory_pages * 4);
-		printf("%s\n", line);
-	}
+	if (!s.subsystem)
+		announce_component(d);
 }
 
 static void
@@ -110,28 +104,16 @@ start_task(const struct desc_node *d)
 {
 	const struct hr_task *t = find_task(d->entry);
 	struct pol_param p = param(d);
-	long tid, ent;
+	char why[160];
+	long tid;
 
-	if (!t) {
-		printf("[%s] task '%s': this program has no entry '%s'\n", me, d->name, d->entry);
-		failures++;
-		return;
-	}
+	if (!t)
+		return failed("task", d->name, "this program has no such entry");
+	if (delegate_task(d, why, sizeof(why)))
+		return failed("task", d->name, why);
 	if ((tid = hr_thread_create(t->fn, (void *) (uintptr_t) d->arg)) < 0 ||
-	    (ent = sched_add(ENT_THREAD, (uint32_t) tid, &p, 0)) < 0) {
-		printf("[%s] task '%s' cannot start: %s\n", me, d->name,
-		       hr_strerror(tid < 0 ? tid : HR_ENOMEM));
-		failures++;
-	}
-}
-
-static struct child *
-child_by_comp(uint32_t comp)
-{
-	for (int i = 0; i < CHILD_MAX; i++)
-		if (children[i].name[0] && children[i].ctor.comp == comp)
-			return &children[i];
-	return 0;
+	    sched_add(ENT_THREAD, (uint32_t) tid, &p, 0) < 0)
+		failed("task cannot start", d->name, hr_strerror(tid < 0 ? tid : HR_ENOMEM));
 }
 
 /* Programs that care define hr_child_ended; the weak default does nothing. */
@@ -141,13 +123,18 @@ hr_child_ended(const char *name, int faulted, long status)
 	(void) name, (void) faulted, (void) status;
 }
 
+/* On the event thread: the child's kernel objects go now, its bookkeeping when we can. */
 static void
 child_gone(struct child *c)
 {
 	if (c->ent >= 0)
 		sched_remove(c->ent);
+	c->ent = -1;
 	ctor_destroy(&c->ctor);
-	memset(c, 0, sizeof(*c));
+	if (delegate_forget_try(c))
+		child_free(c);
+	else
+		c->dead = 1;
 }
 
 static void
@@ -186,7 +173,7 @@ on_finished(void)
 	exit(failures ? 1 : 0);
 }
 
-static const struct sched_hooks hooks = { on_kevent, on_finished };
+static const struct sched_hooks hooks = { on_kevent, on_finished, delegate_turn };
 
 long
 subsys_entity_of(uint32_t comp)
@@ -198,12 +185,9 @@ subsys_entity_of(uint32_t comp)
 long
 subsys_connect(uint32_t caller, const char *name)
 {
-	struct child *from = child_by_comp(caller), *to = 0;
+	struct child *from = child_by_comp(caller), *to = child_by_name(name);
 	long r;
 
-	for (int i = 0; i < CHILD_MAX && from; i++)
-		if (children[i].name[0] && !strcmp(children[i].name, name))
-			to = &children[i];
 	if (!from || !to || to->type != DESC_COMPONENT)
 		return HR_ENOENT;
 	if (from->next_cap >= HR_CAP_MAX)
@@ -214,23 +198,27 @@ subsys_connect(uint32_t caller, const char *name)
 }
 
 long
+subsys_child_slot(const char *name)
+{
+	struct child *c = child_by_name(name);
+	return c ? c->ctor.slot : HR_ENOENT;
+}
+
+long
 subsys_cap_to(const char *name)
 {
+	struct child *c = child_by_name(name);
 	long slot, r;
 
-	for (int i = 0; i < CHILD_MAX; i++) {
-		struct child *c = &children[i];
-		if (!c->name[0] || strcmp(c->name, name) || c->type != DESC_COMPONENT)
-			continue;
-		if ((slot = caps_alloc()) < 0)
-			return slot;
-		if ((r = hr_cap_invoke(HR_CAP_SELF, slot, c->ctor.slot, 0))) {
-			caps_free(slot);
-			return r;
-		}
+	if (!c || c->type != DESC_COMPONENT)
+		return HR_ENOENT;
+	if ((slot = caps_alloc()) < 0)
 		return slot;
+	if ((r = hr_cap_invoke(HR_CAP_SELF, slot, c->ctor.slot, 0))) {
+		caps_free(slot);
+		return r;
 	}
-	return HR_ENOENT;
+	return slot;
 }
 
 _Noreturn void
@@ -238,26 +226,25 @@ subsys_main(void)
 {
 	struct desc_node d;
 	const char *why;
+	unsigned kids = 0;
 	long r;
 
 	me = hr_bootinfo()->name;
 	if (!(fdt = desc_self(&why)) || desc_read(fdt, 0, &d, &why))
 		hr_die("boot descriptor: %s", why);
-	unsigned kids = 0;
 	for (int n = desc_child(fdt, 0); n >= 0; n = desc_sibling(fdt, n))
 		kids++;
+	delegate_init(&d, kids);
 	if ((r = sched_init(d.policy, SLICE_TICKS, &hooks)) || (r = parent_serve(kids)))
 		hr_die("scheduler or services: %s", hr_strerror(r));
 	for (int n = desc_child(fdt, 0); n >= 0; n = desc_sibling(fdt, n)) {
 		struct desc_node k;
-		if (desc_read(fdt, n, &k, &why)) {
-			printf("[%s] bad descriptor node: %s\n", me, why);
-			failures++;
-		} else if (k.type == DESC_TASK) {
+		if (desc_read(fdt, n, &k, &why))
+			failed("bad descriptor node", "?", why);
+		else if (k.type == DESC_TASK)
 			start_task(&k);
-		} else {
+		else
 			build_child(&k);
-		}
 	}
 	sched_run();
 }

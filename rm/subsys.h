@@ -21,6 +21,10 @@ struct hr_task {
 
 _Noreturn void subsys_main(void);
 
+/* Our COMP capability slot for the child called name (tests alias into it directly), or
+ * HR_ENOENT. */
+long subsys_child_slot(const char *name);
+
 /*
  * A program may define this to hear how each of its children ended (the subsystem has
  * already reported it): faulted (1) or exited with status.  Test programs use it.

@@ -18,7 +18,6 @@
 #define TCB_SELF   0
 #define TCB_PREV   16
 #define TCB_NEXT   24
-#define TCB_TID	   48
 #define TCB_ERRNO  52
 #define AREA_ALIGN 64
 

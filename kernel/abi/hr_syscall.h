@@ -38,7 +38,7 @@
 	X(0x412, mem_alias, 4, C)     /* src va, dst comp slot, dst va, HR_MEM_* flags      */ \
 	X(0x413, mem_remove, 2, C)    /* comp slot (or SELF), va                            */ \
 	X(0x414, mem_bound, 2, C)     /* comp slot of a child, pages                        */ \
-	X(0x415, mem_info, 2, C)      /* comp slot (or SELF), HR_MI_* -> value              */ \
+	X(0x415, mem_info, 3, C)      /* comp slot (or SELF), HR_MI_*, arg -> value         */ \
 	X(0x416, poweroff, 1, C)      /* exit code (root only)                              */
 /* clang-format on */
 
@@ -83,5 +83,6 @@ enum hr_sysno {
 #define HR_MI_USED     2 /* pages aliased into it now                                  */
 #define HR_MI_GIVEN    3 /* pages of its bound it has passed on to its children       */
 #define HR_MI_FREEPOOL 4 /* kernel mapping nodes still free (system-wide)            */
+#define HR_MI_PERMS    5 /* HR_MEM_* of its mapping at address arg, or HR_ENOENT      */
 
 #endif

@@ -122,7 +122,7 @@ int
 hr_main(void)
 {
 	long errors = 0, ok = 0, other = 0;
-	long tid = hr_thd_self(), used = hr_mem_info(HR_CAP_SELF, HR_MI_USED);
+	long tid = hr_thd_self(), used = hr_mem_info(HR_CAP_SELF, HR_MI_USED, 0);
 
 	for (long i = 0; i < CALLS; i++) {
 		long nr = number(), a[5] = { arg(), arg(), arg(), arg(), arg() }, r;
@@ -142,9 +142,9 @@ hr_main(void)
 	       CALLS, errors, other, ok);
 	/* the kernel still answers, and nothing of ours was mapped or unmapped behind our back */
 	hr_report("syscall_storm_kernel_survives",
-		  hr_thd_self() == tid && hr_mem_info(HR_CAP_SELF, HR_MI_USED) == used,
+		  hr_thd_self() == tid && hr_mem_info(HR_CAP_SELF, HR_MI_USED, 0) == used,
 		  "thread %ld (was %ld), %ld pages mapped (were %ld)", hr_thd_self(), tid,
-		  hr_mem_info(HR_CAP_SELF, HR_MI_USED), used);
+		  hr_mem_info(HR_CAP_SELF, HR_MI_USED, 0), used);
 	long b = pi_connect("inv-b");
 	hr_report("syscall_storm_other_components_still_work",
 		  b >= 0 && hr_invoke(b, 3, 99, 0, 0) == 99, "connect %ld", b);

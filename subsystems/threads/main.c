@@ -18,7 +18,7 @@ static void
 tls_worker(void *arg)
 {
 	long id = (long) arg;
-	uint64_t end = hr_tsc() + 30 * hr_region()->tick_tsc;
+	uint64_t end = hr_tsc() + 30 * hr_tick_tsc();
 	int tls_ok = tls_value == 5, errno_ok = 1;
 	char name[48];
 

@@ -1,0 +1,62 @@
+/* child.c - the table of this subsystem's children (child.h). */
+#include "child.h"
+#include "caps.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static struct child children[CHILD_MAX];
+
+struct child *
+child_new(const char *name, enum desc_type type)
+{
+	for (int i = 0; i < CHILD_MAX; i++) {
+		struct child *c = &children[i];
+		if (c->name[0])
+			continue;
+		memset(c, 0, sizeof(*c));
+		snprintf(c->name, sizeof(c->name), "%s", name);
+		c->type = type;
+		c->id = (uint32_t) i + 1;
+		c->ent = -1;
+		c->res_mem = c->res_cpu = -1;
+		c->next_cap = HR_CAP_FROM_PARENT;
+		c->share_top = HR_VA_FREE;
+		c->ctor.slot = -1;
+		return c;
+	}
+	return 0;
+}
+
+void
+child_free(struct child *c)
+{
+	memset(c, 0, sizeof(*c));
+}
+
+struct child *
+child_by_comp(uint32_t comp)
+{
+	for (int i = 0; i < CHILD_MAX; i++)
+		if (children[i].name[0] && !children[i].dead && children[i].ctor.comp == comp)
+			return &children[i];
+	return 0;
+}
+
+struct child *
+child_by_name(const char *name)
+{
+	for (int i = 0; i < CHILD_MAX; i++)
+		if (children[i].name[0] && !children[i].dead && !strcmp(children[i].name, name))
+			return &children[i];
+	return 0;
+}
+
+struct child *
+child_next(struct child *c)
+{
+	for (int i = c ? (int) (c - children) + 1 : 0; i < CHILD_MAX; i++)
+		if (children[i].name[0])
+			return &children[i];
+	return 0;
+}

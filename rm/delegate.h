@@ -1,0 +1,49 @@
+/*
+ * delegate.h - what a subsystem delegates to its children, and how it keeps its promises:
+ * its reservation manager (res.c) applied to real resources.  Memory reservations become
+ * kernel bounds and windows of our pages (alias.c); CPU reservations become servers in our
+ * scheduler (sched.c); soft memory reservations are revoked, recursively down the tree, when
+ * a hard one needs the room.
+ *
+ * The constructor's reservations for the manifest go through here (nothing bypasses the
+ * reservation manager), and so does everything a child asks of us later (parent.c).
+ */
+#ifndef RM_DELEGATE_H
+#define RM_DELEGATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "child.h"
+#include "res.h"
+
+/* Our capacity: the memory and CPU we may promise, from our own descriptor node. */
+void delegate_init(const struct desc_node *self, unsigned children);
+
+/* The reservations a manifest entry declares for child c (memory and CPU): 0, or an
+ * HR_E* code with a sentence in why.  Call before building it. */
+long delegate_reserve(struct child *c, const struct desc_node *d, char *why, size_t len);
+/* The CPU reservation of one of our tasks (owner: ourselves). */
+long delegate_task(const struct desc_node *d, char *why, size_t len);
+/* c is gone: forget its reservations and shares (takes the lock: not on the event thread). */
+void delegate_forget(struct child *c);
+/* The same for the event thread: 1 if done, 0 if the lock was busy (mark the child dead and
+ * delegate_turn forgets it later). */
+int delegate_forget_try(struct child *c);
+
+/* A child's requests (parent.c).  Each returns what the operation returns to the child. */
+long delegate_res_create(struct child *c, uint32_t kind, uint32_t family);
+long delegate_res_delete(struct child *c, long id);
+long delegate_res_bind(struct child *c, long id, uint64_t x, uint64_t y);
+long delegate_res_get(struct child *c, long id);
+long delegate_mem_grow(struct child *c, uint64_t n);
+long delegate_mem_return(struct child *c, uint64_t va, uint64_t n);
+long delegate_mem_share(struct child *c, const char *with, uint64_t n);
+
+/* Called by the event thread on every turn: push revocations down to children, and give
+ * back to our parent what it revoked from us.  Never blocks. */
+void delegate_turn(void);
+
+/* For tests: revoke up to n pages of our children's soft memory now. */
+uint64_t delegate_revoke(uint64_t n);
+
+#endif

@@ -1,0 +1,228 @@
+/*
+ * res.c - the reservation book and its admission tests (res.h).  Every entry point checks
+ * its arguments before it changes anything; a refused bind leaves the book as it was.
+ */
+#include "res.h"
+#include "kernel/abi/hr_errno.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void
+res_init(struct res_mgr *m, const char *policy, struct admit_supply cpu, uint64_t mem_pages,
+	 uint32_t kbps)
+{
+	memset(m, 0, sizeof(*m));
+	snprintf(m->policy, sizeof(m->policy), "%s", policy);
+	m->supply = cpu;
+	m->mem_pages = mem_pages;
+	m->kbps = kbps;
+}
+
+static struct res *
+lookup(const struct res_mgr *m, uint32_t owner, long id)
+{
+	if (id < 0 || id >= RES_MAX || !m->r[id].used || m->r[id].owner != owner)
+		return 0;
+	return (struct res *) &m->r[id];
+}
+
+const struct res *
+res_get(const struct res_mgr *m, uint32_t owner, long id)
+{
+	return lookup(m, owner, id);
+}
+
+long
+res_create(struct res_mgr *m, uint32_t owner, uint32_t kind, uint32_t family)
+{
+	if (family < RES_MEM || family > RES_IO || kind < RES_HARD || kind > RES_DEFERRABLE)
+		return HR_EINVAL;
+	if (kind == RES_DEFERRABLE && family != RES_CPU)
+		return HR_EINVAL;
+	for (long id = 0; id < RES_MAX; id++) {
+		if (m->r[id].used)
+			continue;
+		m->r[id] = (struct res){ .used = 1,
+					 .family = (uint8_t) family,
+					 .kind = (uint8_t) kind,
+					 .owner = owner,
+					 .seq = m->next_seq++ };
+		return id;
+	}
+	return HR_ENOMEM;
+}
+
+long
+res_delete(struct res_mgr *m, uint32_t owner, long id)
+{
+	struct res *r = lookup(m, owner, id);
+
+	if (!r)
+		return HR_ENOENT;
+	memset(r, 0, sizeof(*r));
+	return 0;
+}
+
+void
+res_drop_owner(struct res_mgr *m, uint32_t owner)
+{
+	for (long id = 0; id < RES_MAX; id++)
+		if (m->r[id].used && m->r[id].owner == owner)
+			memset(&m->r[id], 0, sizeof(m->r[id]));
+}
+
+/* Sum of one family's amount over the reservations of the given kinds, skipping `skip`. */
+static uint64_t
+sum(const struct res_mgr *m, uint32_t family, int hard_only, const struct res *skip)
+{
+	uint64_t s = 0;
+
+	for (long id = 0; id < RES_MAX; id++) {
+		const struct res *r = &m->r[id];
+		if (r == skip || !r->used || r->family != family ||
+		    (hard_only && r->kind == RES_SOFT))
+			continue;
+		s += family == RES_MEM ? r->spec.pages : r->spec.kbps;
+	}
+	return s;
+}
+
+/* Does amount fit a capacity, given what the others hold (hard only, or everything)? */
+static int
+fits(const struct res_mgr *m, const struct res *r, uint64_t amount, uint64_t capacity)
+{
+	uint64_t others = sum(m, r->family, r->kind != RES_SOFT, r);
+	return others <= capacity && amount <= capacity - others;
+}
+
+static long
+bind_mem(const struct res_mgr *m, const struct res *r, const struct res_spec *s, char *why,
+	 size_t len)
+{
+	if (!s->pages) {
+		snprintf(why, len, "a memory reservation of 0 pages");
+		return HR_EINVAL;
+	}
+	if (s->pages <= r->spec.pages || fits(m, r, s->pages, m->mem_pages))
+		return 0;
+	snprintf(why, len, "%s memory of %llu KiB does not fit: %llu KiB already promised of %llu",
+		 r->kind == RES_SOFT ? "soft" : "hard", (unsigned long long) s->pages * 4,
+		 (unsigned long long) sum(m, RES_MEM, r->kind != RES_SOFT, r) * 4,
+		 (unsigned long long) m->mem_pages * 4);
+	return HR_ENOMEM;
+}
+
+static long
+bind_cpu(const struct res_mgr *m, const struct res *r, const struct res_spec *s, char *why,
+	 size_t len)
+{
+	struct admit_res set[RES_MAX];
+	unsigned n = 0;
+
+	if (!s->period || !s->budget || s->budget > s->period) {
+		snprintf(why, len, "cpu budget %u does not fit period %u", s->budget, s->period);
+		return HR_EINVAL;
+	}
+	for (long id = 0; id < RES_MAX; id++) {
+		const struct res *o = &m->r[id];
+		const struct res_spec *os = o == r ? s : &o->spec;
+		if (!o->used || o->family != RES_CPU || !os->period)
+			continue;
+		set[n++] = (struct admit_res){ o->kind, os->budget, os->period, os->prio };
+	}
+	return admit_cpu(m->policy, set, n, m->supply, why, (unsigned) len) ? HR_ENOMEM : 0;
+}
+
+static long
+bind_io(const struct res_mgr *m, const struct res *r, const struct res_spec *s, char *why,
+	size_t len)
+{
+	if (s->port > 65535) {
+		snprintf(why, len, "port %u out of range", s->port);
+		return HR_EINVAL;
+	}
+	for (long id = 0; s->port && id < RES_MAX; id++) {
+		const struct res *o = &m->r[id];
+		if (o->used && o != r && o->family == RES_IO && o->spec.port == s->port) {
+			snprintf(why, len, "port %u is reserved already", s->port);
+			return HR_EEXIST;
+		}
+	}
+	if (s->kbps <= r->spec.kbps || fits(m, r, s->kbps, m->kbps))
+		return 0;
+	snprintf(why, len, "bandwidth of %u kbit/s does not fit the %u we hold", s->kbps, m->kbps);
+	return HR_ENOMEM;
+}
+
+long
+res_bind(struct res_mgr *m, uint32_t owner, long id, const struct res_spec *spec, char *why,
+	 size_t len)
+{
+	struct res *r = lookup(m, owner, id);
+	long err;
+
+	if (len)
+		why[0] = 0;
+	if (!r || !spec) {
+		snprintf(why, len, "no such reservation");
+		return HR_ENOENT;
+	}
+	if (r->family == RES_MEM)
+		err = bind_mem(m, r, spec, why, len);
+	else if (r->family == RES_CPU)
+		err = bind_cpu(m, r, spec, why, len);
+	else
+		err = bind_io(m, r, spec, why, len);
+	if (!err)
+		r->spec = *spec;
+	return err;
+}
+
+uint64_t
+res_mem_of(const struct res_mgr *m, uint32_t owner)
+{
+	uint64_t s = 0;
+
+	for (long id = 0; id < RES_MAX; id++)
+		if (m->r[id].used && m->r[id].family == RES_MEM && m->r[id].owner == owner)
+			s += m->r[id].spec.pages;
+	return s;
+}
+
+uint64_t
+res_mem_excess(const struct res_mgr *m)
+{
+	uint64_t all = sum(m, RES_MEM, 0, 0);
+	return all > m->mem_pages ? all - m->mem_pages : 0;
+}
+
+/* The newest soft memory reservation with pages left, or NULL. */
+static struct res *
+newest_soft(struct res_mgr *m)
+{
+	struct res *best = 0;
+
+	for (long id = 0; id < RES_MAX; id++) {
+		struct res *r = &m->r[id];
+		if (r->used && r->family == RES_MEM && r->kind == RES_SOFT && r->spec.pages &&
+		    (!best || r->seq > best->seq))
+			best = r;
+	}
+	return best;
+}
+
+uint64_t
+res_revoke_soft(struct res_mgr *m, uint64_t need)
+{
+	uint64_t freed = 0;
+	struct res *r;
+
+	while (freed < need && (r = newest_soft(m))) {
+		uint64_t take = need - freed < r->spec.pages ? need - freed : r->spec.pages;
+		r->spec.pages -= take;
+		r->gen++;
+		freed += take;
+	}
+	return freed;
+}

@@ -1,0 +1,86 @@
+/*
+ * res.h - the reservation manager of a subsystem (the HiRES paper's Table I): the book of
+ * what this subsystem has promised to whom, and the admission test for every new promise.
+ *
+ * A reservation belongs to an owner (the subsystem itself for its own tasks, or one of its
+ * children), has a family (memory, CPU, I/O) and a kind: hard (guaranteed, never taken
+ * back), soft (granted from what is free, revocable) or, for CPU, deferrable (a deferrable
+ * server, guaranteed).  Binding a specification is where admission happens.  This file is
+ * pure bookkeeping, tested on the host (rm/test/res_test.c); rm/subsys.c applies the
+ * results (kernel bounds, scheduler servers, revocation).
+ */
+#ifndef RM_RES_H
+#define RM_RES_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "policies/admit.h" /* enum res_kind, struct admit_supply */
+
+enum res_family { RES_MEM = 1, RES_CPU = 2, RES_IO = 3 };
+
+#define RES_MAX	       64
+#define RES_OWNER_SELF 0 /* the subsystem's own tasks; children are 1 .. */
+
+struct res_spec {
+	uint64_t pages;		       /* RES_MEM */
+	uint32_t budget, period, prio; /* RES_CPU: ticks; prio for fixed-priority admission */
+	uint32_t port, kbps;	       /* RES_IO: a port (0 if none) and a bandwidth */
+};
+
+struct res {
+	uint8_t used, family, kind;
+	uint32_t owner;
+	uint32_t gen; /* bumped each time the manager changes the spec (revocation) */
+	uint64_t seq; /* creation order: soft reservations are revoked newest first */
+	struct res_spec spec;
+};
+
+struct res_mgr {
+	char policy[8];		    /* CPU admission policy */
+	struct admit_supply supply; /* CPU this subsystem holds */
+	uint64_t mem_pages;	    /* memory it can promise to others */
+	uint32_t kbps;		    /* bandwidth it holds */
+	uint64_t next_seq;
+	struct res r[RES_MAX];
+};
+
+void res_init(struct res_mgr *m, const char *policy, struct admit_supply cpu, uint64_t mem_pages,
+	      uint32_t kbps);
+
+/* A new empty reservation of owner: its id, or HR_EINVAL (family or kind unknown, or
+ * deferrable outside CPU) or HR_ENOMEM (the book is full). */
+long res_create(struct res_mgr *m, uint32_t owner, uint32_t kind, uint32_t family);
+
+/* Forget owner's reservation id: 0, or HR_ENOENT.  The caller takes back what was bound. */
+long res_delete(struct res_mgr *m, uint32_t owner, long id);
+
+/*
+ * Bind spec to owner's reservation id, replacing what was bound: 0, or HR_ENOENT, HR_EINVAL
+ * (a malformed spec for the family), HR_EEXIST (a port already reserved), HR_ENOMEM (not
+ * admitted), with a sentence in why.  Admission: hard memory fits what no other hard
+ * reservation holds (soft ones may then have to give memory back, see res_mem_excess);
+ * soft memory fits what nothing else holds; CPU passes admit_cpu() under our policy and
+ * supply; bandwidth as memory.  Shrinking is always admitted.
+ */
+long res_bind(struct res_mgr *m, uint32_t owner, long id, const struct res_spec *spec, char *why,
+	      size_t len);
+
+/* Owner's reservation id, or NULL. */
+const struct res *res_get(const struct res_mgr *m, uint32_t owner, long id);
+
+/* Pages of memory reserved to owner (hard and soft): its kernel bound. */
+uint64_t res_mem_of(const struct res_mgr *m, uint32_t owner);
+
+/* Pages promised beyond what we have (soft reservations must give this back). */
+uint64_t res_mem_excess(const struct res_mgr *m);
+
+/*
+ * Shrink soft memory reservations, newest first, until need pages are freed or none is
+ * left; each one changed gets a new spec and gen.  Returns the pages freed on the book.
+ */
+uint64_t res_revoke_soft(struct res_mgr *m, uint64_t need);
+
+/* Forget every reservation of owner (a child that died). */
+void res_drop_owner(struct res_mgr *m, uint32_t owner);
+
+#endif
