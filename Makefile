@@ -161,6 +161,25 @@ manifest-test: $(HRIMAGE)
 	$(Q)bash images/test/run.sh $(HRIMAGE)
 # ---- end images ----
 
+# ---- eval (owned by eval/) ----
+# eval/run.sh boots the images it needs itself (make image); lbench is the Linux side.
+$(LBENCH): $(LBENCH_SRC) | $(DEPS)
+	$(call say,UCC,$<)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(UCC) -std=gnu11 -O2 $(WARN) $(ULDFLAGS) -o $@ $<
+
+$(LBENCH_CPIO): $(LBENCH) eval/linux/mkinitramfs.sh
+	$(call say,CPIO,$@)
+	$(Q)bash eval/linux/mkinitramfs.sh $< $@
+
+.PHONY: eval eval-quick
+eval: $(IMAGE_INPUTS) $(LBENCH_CPIO)
+	$(Q)bash eval/run.sh
+
+eval-quick: $(IMAGE_INPUTS) $(LBENCH_CPIO)
+	$(Q)bash eval/run.sh --quick
+# ---- end eval ----
+
 # ---- top-level targets ------------------------------------------------------------------
 .PHONY: help clean run test check bench eval format
 help:
@@ -171,7 +190,8 @@ help:
 	@echo "  make image IMAGE=name    build one image"
 	@echo "  make bench               benchmark image: one 'bench ...' line per figure"
 	@echo "  make eval                evaluation experiments (eval/): data, plots, figures"
-	@echo "  make check               format check, static analysis (cppcheck), then make test"
+	@echo "  make eval-quick          a quick pass of every experiment (depths 0 and 16 only)"
+	@echo "  make check               format, static analysis (cppcheck), make test, make eval-quick"
 	@echo "  make format              reformat the sources with clang-format"
 	@echo "  make kernel|programs     build pieces;  make clean  removes build/"
 	@echo "  variables: V=1 (echo commands), IMAGE=name, KVM=1 (try KVM; untested here, TCG is the default)"
@@ -194,6 +214,7 @@ check: $(DEPS)
 		--error-exitcode=1 --suppress=missingIncludeSystem -D__x86_64__ -I kernel -I . \
 		kernel rm policies images subsystems tests/host
 	$(Q)$(MAKE) --no-print-directory test
+	$(Q)$(MAKE) --no-print-directory eval-quick
 
 format: $(DEPS)
 	$(Q)clang-format -i $(CHECK_SRCS)

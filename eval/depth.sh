@@ -1,0 +1,57 @@
+#!/bin/bash
+# depth.sh - what kernel operations cost against the depth of the subsystem that makes them
+# (HiRES's claim: the same at any depth).  Boots depth-d0 .. depth-d16 (--quick: d0 and
+# d16), echoes every `bench` line, writes EVAL_OUT/NAME-depth.dat (depth median max) and a
+# plot per figure, depth.png with every figure's median relative to the shallowest depth,
+# and one line per figure: `summary NAME depth=16 vs depth=0 ratio=R` (ratio of medians).
+# DEPTH_IMAGE=NAME sweeps another image generated for depths (NAME-d0 ..).
+# shellcheck source=eval/lib.sh
+. "$(dirname "$0")/lib.sh"
+eval_args "$@"
+
+depths=$(seq 0 16)
+[ "$EVAL_QUICK" = 1 ] && depths="0 16"
+image=${DEPTH_IMAGE:-depth}
+# shellcheck disable=SC2046
+need_images $(for d in $depths; do echo "$image-d$d"; done)
+boot_images "${IMAGES[@]}"
+
+# every figure line as read; the data get depth=D where a line does not say it
+lines=$EVAL_OUT/depth.lines
+: >"$lines"
+for n in "${IMAGES[@]}"; do
+	console_lines bench "$EVAL_LOGS/$n.log" | tee "$lines.one"
+	awk -v d="${n##*-d}" '/ depth=/ { print; next } { print $0 " depth=" d }' \
+		"$lines.one" >>"$lines"
+done
+rm -f "$lines.one"
+[ -s "$lines" ] || { echo "error: no bench lines in the depth images' consoles" >&2; exit 1; }
+
+# both kinds of plot: depth along x, from zero up on y
+axes='set xlabel "depth of the subsystem (0 = root)"
+set xrange [-0.5:16.5]; set xtics 0,2,16
+set yrange [0:*]; set offsets 0, 0, graph 0.08, 0
+set key bottom right'
+
+relative=()
+while read -r id label; do
+	dat=$EVAL_OUT/$id-depth.dat
+	read -r d0 m0 _ < <(grep -v '^#' "$dat" | head -1)
+	read -r dn mn _ < <(grep -v '^#' "$dat" | tail -1)
+	echo "summary $label depth=$dn vs depth=$d0 ratio=$(ratio "$mn" "$m0")"
+	relative+=("'$dat' using 1:(\$2/$m0) with linespoints lw 2 title '$label'")
+	plot "$EVAL_OUT/$id-depth" <<EOF
+set title "$label: cost against subsystem depth"
+set ylabel "instructions"
+$axes
+plot '$dat' using 1:2 with linespoints lw 2 pt 7 title 'median', \\
+     '' using 1:3 with linespoints dt 2 pt 6 title 'max'
+EOF
+done < <(split_series depth depth median max <"$lines")
+
+plot "$EVAL_OUT/depth" <<EOF
+set title "Cost against subsystem depth, relative to the shallowest depth (medians)"
+set ylabel "median / median at the shallowest depth"
+$axes
+plot $(IFS=,; echo "${relative[*]}")
+EOF

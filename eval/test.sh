@@ -1,0 +1,112 @@
+#!/bin/bash
+# test.sh - the evaluation scripts against synthetic consoles (EVAL_REPLAY), so they are
+# tested before the images they read exist: parsing through escapes and carriage returns,
+# data files, plots, ratios, missing images.  One line per case, then "N passed, N failed".
+# Output goes to build/eval/selftest.  Run by eval/run.sh --quick.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+dir=build/eval/selftest
+consoles=$dir/consoles
+passed=0 failed=0
+rm -rf "$dir"
+mkdir -p "$consoles"
+
+# a console as QEMU shows it: BIOS and GRUB escapes, \r\n line ends, noise around the lines
+console() {
+	printf '\033c\033[?7l\033[2JSeaBIOS\r\n\033[0;30;47mWelcome to GRUB\033[H\033[J\r\n'
+	printf 'Booting from ROM..\033c\033[?7l\033[2J'
+	printf '%s\r\n' "[root] child 'bench' exited" "bench broken" "$@"
+}
+
+for d in $(seq 0 16); do
+	console "bench alias depth=$d median=$((400 + d)) max=$((420 + d)) unit=instr" \
+		"bench alias_zero depth=$d median=1400 max=1500 unit=instr" \
+		"[k] noise bench remove depth=$d median=300 max=310 unit=instr" \
+		"bench event depth=$d res=rt1 median=$((1000 + 10 * d)) max=2000 unit=instr" \
+		"bench timer median=500 max=$((600 + d)) unit=instr" >"$consoles/depth-d$d.log"
+done
+console "bench invoke_rt median=384 max=384 unit=instr" \
+	"bench thd_switch median=331 max=7490 unit=instr" >"$consoles/bench.log"
+{
+	console "bench util res=rt1 period=25 phase=1 expected=16.00 measured=15.98 unit=pct"
+	for t in $(seq 0 10 200); do
+		printf 'series util t=%s res=rt1 pct=%s\r\n' "$t" "$((16 + t % 3))"
+		printf 'series util t=%s res=rt2 pct=%s\r\n' "$t" "$((40 - t % 5))"
+	done
+} >"$consoles/rtmix.log"
+console "bench linux_pipe_rt median=11543 max=19102 unit=instr" \
+	"bench linux_yield median=1598 max=1659 unit=instr" \
+	"bench linux_mmap_touch median=10278 max=13258 unit=instr" \
+	"bench linux_munmap median=9495 max=25990 unit=instr" \
+	"bench linux_event median=3282 max=5902 unit=instr" "lbench: done" >"$consoles/linux.log"
+
+check() {
+	local name=$1
+	shift
+	if "$@" >/dev/null 2>&1; then
+		echo "ok   eval $name"
+		passed=$((passed + 1))
+	else
+		echo "FAIL eval $name"
+		failed=$((failed + 1))
+	fi
+}
+
+# experiment NAME [ARGS]: run eval/NAME.sh on the consoles; its output in $dir/NAME.out
+experiment() {
+	local status=0
+	EVAL_OUT=$dir EVAL_REPLAY=$consoles EVAL_STAMP="" bash "eval/$1.sh" "${@:2}" \
+		>"$dir/$1.out" 2>&1 || status=$?
+	echo $status >"$dir/$1.status"
+}
+
+has() { grep -qxF -- "$2" "$dir/$1"; }
+rows() { [ "$(grep -vc '^#' "$dir/$1")" = "$2" ]; }
+plotted() { [ -s "$dir/$1.png" ] && [ -s "$dir/$1.svg" ] && head -c 4 "$dir/$1.png" | grep -q PNG; }
+
+experiment micro
+check micro_echoes_bench_lines has micro.out "bench invoke_rt median=384 max=384 unit=instr"
+check micro_ignores_non_figure_lines bash -c "! grep -q 'broken\|exited' $dir/micro.out"
+
+experiment depth
+check depth_runs has depth.status 0
+check depth_echoes_lines_as_read has depth.out "bench alias depth=16 median=416 max=436 unit=instr"
+check depth_reads_line_after_noise has depth.out "bench remove depth=3 median=300 max=310 unit=instr"
+check depth_writes_one_row_per_depth rows alias-depth.dat 17
+check depth_row_is_depth_median_max has alias-depth.dat "16 416 436"
+check depth_adds_depth_of_image has timer-depth.dat "7 500 607"
+check depth_keeps_other_keys_apart has event-rt1-depth.dat "2 1020 2000"
+check depth_summarises_ratio has depth.out "summary alias depth=16 vs depth=0 ratio=1.040"
+check depth_summary_names_other_keys has depth.out "summary event res=rt1 depth=16 vs depth=0 ratio=1.160"
+check depth_plots_each_figure plotted alias-depth
+check depth_plots_all_relative plotted depth
+
+experiment depth --quick
+check depth_quick_boots_two_depths rows alias-depth.dat 2
+
+experiment util
+check util_echoes_bench_util has util.out "bench util res=rt1 period=25 phase=1 expected=16.00 measured=15.98 unit=pct"
+check util_writes_series_per_reservation has util-rt2-time.dat "10 40"
+check util_writes_every_sample rows util-rt1-time.dat 21
+check util_plots plotted util
+
+experiment linux
+check linux_echoes_lines has linux.out "bench linux_event median=3282 max=5902 unit=instr"
+check linux_compares_medians has linux.out "compare invoke_rt hires=384 linux=11543 ratio=0.033"
+check linux_compares_one_linux_figure_twice has linux.out "compare alias_zero hires=1400 linux=10278 ratio=0.136"
+check linux_writes_compare_data has compare.dat "invoke_rt pipe_rt 384 11543"
+check linux_plots plotted compare
+
+rm "$consoles/rtmix.log"
+experiment util
+check missing_image_is_skipped_not_failed has util.status 77
+check missing_image_says_so has util.out "skipped: image rtmix not in MANIFEST"
+
+rm "$consoles/depth-d0.log"
+experiment linux
+check linux_without_depth_images_still_compares has linux.out "compare thd_switch hires=331 linux=1598 ratio=0.207"
+check linux_skips_missing_hires_figure has linux.out "skipped: compare alias (no HiRES figure)"
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
