@@ -353,6 +353,16 @@ delegate_mem_share(struct child *c, const char *with, uint64_t n)
 
 /* ---- the event thread's turn ------------------------------------------------------------ */
 
+/* Does any child still owe us pages we revoked? */
+static int
+children_owe(void)
+{
+	for (struct child *c = child_next(0); c; c = child_next(c))
+		if (!c->dead && c->mem_target)
+			return 1;
+	return 0;
+}
+
 /* Our parent revoked from us: give back free pages, or pass the revocation down. */
 static void
 comply_once(void)
@@ -375,12 +385,19 @@ comply_once(void)
 		}
 		held -= (long) got;
 	}
-	/* once per revocation: what we cannot give from our own free pages, our children must */
-	if (fresh && our_target && held > (long) our_target && hr_lock_try(&lock)) {
+	/* what we cannot give from our own free pages, our children must: again and again until
+	 * it is enough, since a revoked reservation need not have been backed by held pages */
+	if (our_target && held > (long) our_target && !children_owe() && hr_lock_try(&lock)) {
+		uint64_t freed;
 		printf("[%s] passing a revocation of %ld pages down\n", me,
 		       held - (long) our_target);
-		revoke_locked((uint64_t) held - our_target);
+		freed = revoke_locked((uint64_t) held - our_target);
 		hr_lock_give(&lock);
+		if (!freed) {
+			printf("[%s] cannot give back %ld more pages: nothing soft left below\n",
+			       me, held - (long) our_target);
+			our_target = 0;
+		}
 	}
 	if (our_target && held <= (long) our_target)
 		our_target = 0;

@@ -124,6 +124,19 @@ hr_res_get(long id)
 }
 
 long
+hr_res_wait(long id, uint64_t *seen)
+{
+	volatile struct hr_pcb *pcb = (struct hr_pcb *) HR_VA_PCB;
+
+	if (!hr_bootinfo()->depth)
+		return HR_ESTATE; /* the root has no parent to wait for */
+	while (pcb->revision == *seen)
+		sched_sleep(hr_tsc() + hr_tick_tsc());
+	*seen = pcb->revision;
+	return hr_res_get(id);
+}
+
+long
 hr_mem_grow(uint64_t n)
 {
 	long va = hr_invoke(HR_CAP_PARENT, PI_MEM_GROW, (long) n, 0, 0);

@@ -52,6 +52,10 @@ long hr_res_create(uint32_t kind, uint32_t family);
 long hr_res_delete(long id);
 long hr_res_bind(long id, uint64_t x, uint64_t y);
 long hr_res_get(long id);
+/* The paper's wait(res): sleep (through our own scheduler: call it from one of our tasks)
+ * until our parent changes our reservations after *seen, then return id's current amount;
+ * *seen is updated.  A subsystem only (components have no soft memory). */
+long hr_res_wait(long id, uint64_t *seen);
 /* n more pages of our reservation into our window (then ours to allocate): 0 or error. */
 long hr_mem_grow(uint64_t n);
 /* Give up to n free pages back to our parent: how many went back. */
