@@ -29,6 +29,10 @@ comp_new(struct comp *parent)
 			continue;
 		if (!(pgtbl = pt_new()))
 			return 0;
+		if (sched_map_kinfo(pgtbl)) {
+			pt_free(pgtbl);
+			return 0;
+		}
 		uint32_t gen = c->gen + 1;
 		memset(c, 0, sizeof(*c));
 		c->id = (uint16_t) i;

@@ -25,12 +25,28 @@ struct region_page {
 static struct region_page regions[HR_COMP_MAX];
 static uint64_t since[HR_DEPTH_MAX + 1];
 static uint64_t tsc_hz, tick_tsc;
+static struct hr_kinfo kinfo __attribute__((aligned(4096)));
+static uint64_t next_due = UINT64_MAX; /* no scheduler's timer is due before this */
 
 void
 sched_clock(uint64_t hz, uint64_t per_tick)
 {
 	tsc_hz = hz;
 	tick_tsc = per_tick;
+	kinfo.tsc_hz = hz;
+	kinfo.tick_tsc = per_tick;
+}
+
+long
+sched_map_kinfo(uint64_t pgtbl)
+{
+	uint64_t *e = pt_entry(pgtbl, HR_VA_KINFO, 1);
+
+	if (!e)
+		return HR_ENOMEM;
+	*e = pt_make(hw_virt_to_phys(&kinfo), HR_MEM_READ);
+	*pt_shadow(e) = 0; /* a kernel mapping: not aliasable, not removable */
+	return 0;
 }
 
 int
@@ -182,16 +198,13 @@ sched_activate(struct comp *s)
 	}
 }
 
-void
-sched_post(struct comp *s, struct hr_kevent ev)
+/* Queue ev for s without waking its event thread: it sees it when it next looks. */
+static void
+queue(struct comp *s, struct hr_kevent ev)
 {
-	struct hr_sched_region *r;
-	uint32_t tail;
+	struct hr_sched_region *r = s->region;
+	uint32_t tail = r->ev_tail;
 
-	if (!s || !s->is_sched)
-		return;
-	r = s->region;
-	tail = r->ev_tail;
 	if (s->ev_head - tail >= HR_KEV_RING) {
 		r->ev_lost = ++s->ev_lost;
 	} else {
@@ -199,15 +212,61 @@ sched_post(struct comp *s, struct hr_kevent ev)
 		r->ev_head = ++s->ev_head;
 	}
 	s->evt_pending = 1;
+}
+
+void
+sched_post(struct comp *s, struct hr_kevent ev)
+{
+	if (!s || !s->is_sched)
+		return;
+	queue(s, ev);
 	sched_activate(s);
+}
+
+/*
+ * s's timer is due.  Its event thread runs at once if the published priorities say it
+ * outranks what runs now, whatever its depth: no scheduler in between is involved.  Its
+ * parent is told either way (HR_KEV_WAKE), quietly if s got the CPU, and otherwise woken
+ * too, so that someone who may run s decides about it now.
+ */
+static void
+timer_fire(struct comp *s)
+{
+	struct hr_kevent ev = { .type = HR_KEV_WAKE, .comp = s->id };
+
+	s->wake_at = 0;
+	queue(s, (struct hr_kevent){ .type = HR_KEV_TIMER, .comp = s->id });
+	sched_activate(s);
+	for (; s->parent && s->parent->is_sched; s = s->parent) {
+		int ran = s->evt && cur == s->evt;
+		queue(s->parent, ev);
+		if (ran)
+			return;
+		ev.comp = s->parent->id;
+		sched_activate(s->parent);
+	}
 }
 
 void
 sched_tick(void)
 {
+	uint64_t now = hw_tsc(), next = UINT64_MAX;
+
+	kinfo.ticks++;
+	kinfo.tick_at = now;
 	root_comp->region->ticks++;
-	root_comp->evt_pending = 1;
-	sched_activate(root_comp);
+	if (now < next_due)
+		return;
+	for (unsigned i = 1; i < HR_COMP_MAX; i++) {
+		struct comp *s = &comps[i];
+		if (s->state != COMP_LIVE || !s->is_sched || !s->wake_at)
+			continue;
+		if (s->wake_at <= now)
+			timer_fire(s);
+		else
+			next = MIN(next, s->wake_at);
+	}
+	next_due = next;
 }
 
 /* ---- system calls -------------------------------------------------------------------- */
@@ -336,6 +395,60 @@ sys_sched_revoke(struct thd *t)
 	if ((x->state == HR_TS_BLOCKED && x->blocker > s->depth) || x->state == HR_TS_EVWAIT)
 		x->state = HR_TS_READY;
 	sched_publish(x);
+	return 0;
+}
+
+long
+sys_timer_next(struct thd *t)
+{
+	struct comp *s = t->comp;
+
+	if (!s->is_sched)
+		return refuse(HR_EPERM, "component %u is not a scheduler", s->id);
+	s->wake_at = t->regs.rdi;
+	if (s->wake_at && s->wake_at < next_due)
+		next_due = s->wake_at;
+	return 0;
+}
+
+/* Demote c and everything below it: their threads go back to c's parent. */
+static void
+demote(struct comp *c)
+{
+	struct comp *p = c->parent;
+
+	for (unsigned i = 1; i < HR_COMP_MAX; i++)
+		if (comps[i].state != COMP_FREE && comps[i].parent == c && comps[i].is_sched)
+			demote(&comps[i]);
+	for (unsigned i = 1; i < HR_THD_MAX; i++) {
+		struct thd *x = &thds[i];
+		if (x->state == HR_TS_FREE || !sched_sees(c, x))
+			continue;
+		for (int l = c->depth; l <= x->depth; l++)
+			x->chain[l] = 0;
+		x->depth = p->depth;
+		if (x->state == HR_TS_EVWAIT || (x->state == HR_TS_BLOCKED && x->blocker >= c->depth))
+			x->state = HR_TS_READY;
+		sched_publish(x);
+	}
+	for (unsigned i = 1; i < HR_COMP_MAX; i++)
+		if (comps[i].state != COMP_FREE && comps[i].sub == c)
+			comps[i].sub = p;
+	sched_unmake(c);
+	c->sub = p;
+	c->wake_at = 0;
+}
+
+long
+sys_sched_demote(struct thd *t)
+{
+	struct comp *c = child_sched(t->comp, t->regs.rdi);
+
+	if (!c)
+		return refuse(HR_ECAP, "slot names no child scheduler");
+	if (sched_sees(c, t))
+		return refuse(HR_EBUSY, "the running thread belongs to it");
+	demote(c);
 	return 0;
 }
 

@@ -27,8 +27,10 @@ void sched_account(struct thd *from, struct thd *to, int from_level);
 void sched_post(struct comp *s, struct hr_kevent ev);
 /* Wake s's event thread if it waits; dispatch it if it preempts cur. */
 void sched_activate(struct comp *s);
-/* A timer tick arrived. */
+/* A timer tick arrived: wake the schedulers whose timer is due. */
 void sched_tick(void);
+/* Map the kernel's clock page read-only into a new address space; 0 or HR_ENOMEM. */
+long sched_map_kinfo(uint64_t pgtbl);
 
 long sys_event_wait(struct thd *t);
 long sys_sched_event(struct thd *t);
@@ -36,5 +38,7 @@ long sys_sched_promote(struct thd *t);
 long sys_sched_grant(struct thd *t);
 long sys_sched_revoke(struct thd *t);
 long sys_sched_pevt(struct thd *t);
+long sys_timer_next(struct thd *t);
+long sys_sched_demote(struct thd *t);
 
 #endif

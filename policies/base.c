@@ -137,3 +137,13 @@ base_misses(void *st, uint32_t id)
 
 	return runq_has(&b->q, id) && served(b, id) ? b->srv[id].misses : 0;
 }
+
+int
+base_is_eligible(void *st, uint32_t id, uint64_t now)
+{
+	struct base *b = st;
+
+	if (id >= POL_MAX || !runq_has(&b->q, id))
+		return 0;
+	return (base_eligible(b, now) & RUNQ_BIT(id)) != 0;
+}

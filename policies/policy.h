@@ -54,6 +54,10 @@ struct policy {
 	int32_t (*prio)(void *st, uint32_t id, uint64_t now);
 	/* id gives up the rest of its slice: round-robin to the end of its priority level */
 	void (*yield)(void *st, uint32_t id, uint64_t now);
+	/* 1 if id may run at `now`: runnable and, if it has a server, budget left (performs due
+	 * replenishments); 0 otherwise or for an unknown id.  Schedulers publish an idle
+	 * priority for entities that may not run, so they never preempt anything. */
+	int (*eligible)(void *st, uint32_t id, uint64_t now);
 	/* deadline misses counted for id so far (at the replenishments performed so far):
 	 * a server entity that was runnable for a whole period (never blocked) yet received
 	 * less than its budget in it; always 0 for fprr */

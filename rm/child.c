@@ -53,6 +53,14 @@ child_by_name(const char *name)
 }
 
 struct child *
+child_by_id(uint32_t id)
+{
+	if (!id || id > CHILD_MAX || !children[id - 1].name[0] || children[id - 1].dead)
+		return 0;
+	return &children[id - 1];
+}
+
+struct child *
 child_next(struct child *c)
 {
 	for (int i = c ? (int) (c - children) + 1 : 0; i < CHILD_MAX; i++)

@@ -25,12 +25,15 @@ struct child {
 	uint64_t shared;       /* pages we share with it, beyond its reservations */
 	uint64_t mem_target;   /* pages it may hold once a revocation is through (0: none) */
 	int dead;	       /* gone, but its reservations are not forgotten yet */
+	uint64_t evq[16];      /* events for its scheduler (events.c) */
+	uint8_t evhead, evtail;
 };
 
 struct child *child_new(const char *name, enum desc_type type);
 void child_free(struct child *c);
 struct child *child_by_comp(uint32_t comp);
 struct child *child_by_name(const char *name);
+struct child *child_by_id(uint32_t id);
 /* Every live child in turn: start with NULL. */
 struct child *child_next(struct child *c);
 

@@ -7,6 +7,7 @@
 #include "caps.h"
 #include "child.h"
 #include "delegate.h"
+#include "events.h"
 #include "export.h"
 #include "pages.h"
 #include "runtime.h"
@@ -87,16 +88,33 @@ op_yield(long a1, long a2, long a3, uint64_t badge, uint32_t caller)
 	return 0;
 }
 
+/* A component's first thread sleeps in our scheduler; any other thread of a child
+ * subsystem sleeps here, its scheduler told through the event protocol (events.c). */
 static long
 op_sleep(long a1, long a2, long a3, uint64_t badge, uint32_t caller)
 {
+	struct child *c = child_by_comp(caller);
 	long id = caller_entity(caller);
 
 	(void) a2, (void) a3, (void) badge;
-	if (id < 0)
-		return id;
-	sched_request(id, REQ_SLEEP, (uint64_t) a1);
-	return 0;
+	if (!c)
+		return HR_EPERM;
+	if (id >= 0 && c->type == DESC_COMPONENT) {
+		sched_request(id, REQ_SLEEP, (uint64_t) a1);
+		return 0;
+	}
+	if (c->type == DESC_SUBSYSTEM)
+		return events_sleep(c, (uint64_t) a1);
+	return HR_EPERM;
+}
+
+static long
+op_events(long a1, long a2, long a3, uint64_t badge, uint32_t caller)
+{
+	struct child *c = child_by_comp(caller);
+
+	(void) a1, (void) a2, (void) a3, (void) badge;
+	return c ? events_pop(c) : HR_EPERM;
 }
 
 long
@@ -252,7 +270,7 @@ parent_serve(unsigned children)
 	    (r = hr_export(PI_RES_BIND, op_res_bind)) || (r = hr_export(PI_RES_GET, op_res_get)) ||
 	    (r = hr_export(PI_MEM_GROW, op_mem_grow)) ||
 	    (r = hr_export(PI_MEM_RETURN, op_mem_return)) ||
-	    (r = hr_export(PI_MEM_SHARE, op_mem_share)))
+	    (r = hr_export(PI_MEM_SHARE, op_mem_share)) || (r = hr_export(PI_EVENTS, op_events)))
 		return r;
 	return 0;
 }

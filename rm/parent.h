@@ -11,7 +11,7 @@
 enum pi_op {
 	PI_CONNECT = 1,	   /* a1..a3: a sibling component's name (packed) -> cap slot to it */
 	PI_YIELD = 2,	   /* component thread: let others at our priority run */
-	PI_SLEEP = 3,	   /* component thread: sleep until TSC a1 */
+	PI_SLEEP = 3,	   /* sleep in the parent until TSC a1 (events.h for subsystems' threads) */
 	PI_RES_CREATE = 4, /* a1 kind, a2 family -> reservation id */
 	PI_RES_DELETE = 5, /* a1 id: revokes what was bound */
 	PI_RES_BIND = 6,   /* a1 id, a2 a3: pages | budget period | port kbps */
@@ -19,21 +19,21 @@ enum pi_op {
 	PI_MEM_GROW = 8,   /* a1 pages -> address where they now are, on top of our window */
 	PI_MEM_RETURN = 9, /* a1 address, a2 pages: give back pages of our window */
 	PI_MEM_SHARE = 10, /* a1 a2: a sibling's name (packed, 16 bytes), a3 pages -> address */
+	PI_EVENTS = 11,	   /* child scheduler: next event, (type << 32) | tid, or 0 (events.h) */
 	PI_OP_END
 };
 
 /*
  * Shared page at HR_VA_PCB in a child subsystem; the parent keeps its own mapping.  A child
  * scheduler with nothing to run simply waits for events; the kernel tells the parent
- * (HR_KEV_IDLE), which runs it again at next_wakeup or when it has events for it.
+ * (HR_KEV_IDLE) and wakes the child again at its own timer (HR_KEV_WAKE to the parent).
  */
 struct hr_pcb {
-	volatile uint64_t next_wakeup; /* child: TSC at which it wants to run again (0: none) */
 	volatile uint64_t events;      /* parent: something for the child's scheduler, so far */
 	volatile uint64_t events_seen; /* child: events it has looked at */
 	volatile uint64_t revision;    /* parent: bumped when it revokes memory from the child */
 	volatile uint64_t mem_target;  /* parent: pages the child may hold after that */
-	uint64_t resv[507];
+	uint64_t resv[508];
 };
 _Static_assert(sizeof(struct hr_pcb) == 4096, "one page");
 

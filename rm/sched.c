@@ -11,7 +11,9 @@
  * way its time is charged to its c^s slot, as the kernel accounts a whole child there.
  */
 #include "sched.h"
+#include "events.h"
 #include "parent.h"
+#include "tls.h"
 #include "runtime.h"
 
 #include <string.h>
@@ -133,7 +135,25 @@ sched_request(long id, enum ent_req req, uint64_t arg)
 void
 sched_sleep(uint64_t deadline)
 {
-	sched_request(sched_find((uint32_t) hr_thd_self()), REQ_SLEEP, deadline);
+	sched_request(sched_find(tls_tid()), REQ_SLEEP, deadline);
+}
+
+void
+sched_block_self(void)
+{
+	sched_request(sched_find(tls_tid()), REQ_BLOCK, 0);
+}
+
+void
+sched_wake_thread(uint32_t tid)
+{
+	sched_request(sched_find(tls_tid()), REQ_WAKE, (uint64_t) sched_find(tid));
+}
+
+void
+sched_block_here(void)
+{
+	hr_thd_switch(evt_tid, HR_SW_BLOCK);
 }
 
 /* Apply what our threads asked for since the last turn of the loop. */
@@ -144,10 +164,12 @@ requests(uint64_t now)
 		struct sched_ent *e = &ent[id];
 		uint32_t req =
 			e->used ? __atomic_exchange_n(&e->req, REQ_NONE, __ATOMIC_ACQUIRE) : 0;
-		if (req == REQ_SLEEP)
-			sched_block(id, e->req_arg);
+		if (req == REQ_SLEEP || req == REQ_BLOCK)
+			sched_block(id, req == REQ_SLEEP ? e->req_arg : 0);
 		else if (req == REQ_YIELD)
 			pol->yield(state, (uint32_t) id, now);
+		else if (req == REQ_WAKE)
+			sched_wake((long) e->req_arg);
 	}
 }
 
@@ -181,16 +203,25 @@ kernel_events(void)
 	}
 }
 
-/* Wake what is due: sleepers, and children whose published wake-up has come. */
+/* What our parent has for us (events.h): its news about our threads blocked in it. */
+static void
+parent_event(uint32_t type, uint32_t tid)
+{
+	long id = sched_find(tid);
+
+	if (type == EV_BLOCK)
+		sched_block(id, 0);
+	else if (type == EV_WAKE)
+		sched_wake(id);
+}
+
+/* Wake sleepers that are due. */
 static void
 timers(uint64_t now)
 {
 	for (long id = 0; id < POL_MAX; id++) {
 		struct sched_ent *e = &ent[id];
-		if (!e->used || !e->blocked)
-			continue;
-		if ((e->wake_at && e->wake_at <= now) ||
-		    (e->pcb && e->pcb->next_wakeup && e->pcb->next_wakeup <= now))
+		if (e->used && e->blocked && e->wake_at && e->wake_at <= now)
 			sched_wake(id);
 	}
 }
@@ -204,58 +235,88 @@ idle_forever(void)
 	return 1;
 }
 
-/* Earliest time something blocked wants to run again (0: none). */
+/* Earliest time something of ours wants to run again: a sleeper, a sleeping child thread
+ * in our services, or the policy's next decision (UINT64_MAX: none). */
 static uint64_t
-next_wakeup(void)
+next_wakeup(uint64_t now)
 {
-	uint64_t t = UINT64_MAX;
+	uint64_t t = pol->next_event(state, now), due = events_due(now);
 
 	for (long id = 0; id < POL_MAX; id++) {
 		struct sched_ent *e = &ent[id];
-		if (!e->used || !e->blocked)
-			continue;
-		if (e->wake_at)
+		if (e->used && e->blocked && e->wake_at)
 			t = pol_time_min(t, e->wake_at);
-		if (e->pcb && e->pcb->next_wakeup)
-			t = pol_time_min(t, e->pcb->next_wakeup);
 	}
-	return t == UINT64_MAX ? 0 : t;
+	return due ? pol_time_min(t, due) : t;
+}
+
+/* Our timer: the kernel wakes us then, whatever our depth (no ancestor involved). */
+static void
+arm(uint64_t now)
+{
+	uint64_t t = next_wakeup(now);
+	hr_timer_next(t == UINT64_MAX ? 0 : (long) t);
+}
+
+/* Priorities for the kernel's preemption decisions: an entity that may not run now (blocked,
+ * or a server out of budget) must not preempt anything. */
+static void
+publish(uint64_t now)
+{
+	struct hr_sched_region *r = hr_region();
+
+	for (long id = 0; id < POL_MAX; id++) {
+		struct sched_ent *e = &ent[id];
+		int32_t p;
+		if (!e->used)
+			continue;
+		p = !e->blocked && pol->eligible(state, (uint32_t) id, now)
+			    ? pol->prio(state, (uint32_t) id, now) + 1
+			    : HR_PRIO_IDLE;
+		if (p != e->prio_pub)
+			r->slot[e->tid].prio = e->prio_pub = p;
+	}
 }
 
 /* Thread to switch to for entity id; p: the thread our activation preempted, if any. */
 static uint32_t
-target(long id, uint64_t now, uint32_t p)
+target(long id, uint32_t p)
 {
 	struct sched_ent *e = &ent[id];
 
 	if (e->kind != ENT_CHILD || id != running || !p || p == e->tid)
-		return e->tid;
-	if (e->pcb && e->pcb->next_wakeup && e->pcb->next_wakeup <= now)
 		return e->tid;
 	if (e->pcb && e->pcb->events != e->pcb->events_seen)
 		return e->tid; /* we have something for its scheduler */
 	return p;
 }
 
-/* A child publishes when it next needs its scheduler to run (the parent reads it). */
-static void
-publish_wakeup(uint64_t t)
-{
-	if (hr_bootinfo()->depth)
-		((struct hr_pcb *) HR_VA_PCB)->next_wakeup = t == UINT64_MAX ? 0 : t;
-}
-
-/*
- * Nothing to run: wait for a tick or an event.  A child publishes when it wants to run
- * again first; the kernel then tells its parent it went idle (HR_KEV_IDLE).
- */
+/* Nothing to run: wait for our timer or an event (a child's parent hears HR_KEV_IDLE). */
 static void
 idle(uint64_t now)
 {
 	running = -1;
-	publish_wakeup(pol_time_min(pol->next_event(state, now),
-				    next_wakeup() ? next_wakeup() : UINT64_MAX));
+	arm(now);
 	hr_event_wait();
+}
+
+/* One turn: learn what happened, then pick; returns the entity to run or POL_IDLE. */
+static int32_t
+decide(uint64_t now)
+{
+	charge(now);
+	kernel_events();
+	if (hr_region()->pevt)
+		events_fetch(parent_event);
+	requests(now);
+	if (hr_bootinfo()->depth)
+		((struct hr_pcb *) HR_VA_PCB)->events_seen = ((struct hr_pcb *) HR_VA_PCB)->events;
+	hooks->turn();
+	timers(now);
+	if (idle_forever())
+		hooks->finished();
+	publish(now);
+	return pol->pick(state, now);
 }
 
 _Noreturn void
@@ -270,35 +331,20 @@ sched_run(void)
 	for (;;) {
 		uint64_t now = hr_tsc();
 		/* the kernel's hint is good for the decision right after an activation only */
-		uint32_t preempted = hr_region()->preempted;
+		uint32_t preempted = hr_region()->preempted, tid;
+		int32_t id;
+
 		hr_region()->preempted = 0;
-		charge(now);
-		kernel_events();
-		requests(now);
-		if (hr_bootinfo()->depth)
-			((struct hr_pcb *) HR_VA_PCB)->events_seen =
-				((struct hr_pcb *) HR_VA_PCB)->events;
-		hooks->turn();
-		timers(now);
-		if (idle_forever()) {
-			hooks->finished();
+		if ((id = decide(now)) == POL_IDLE) {
 			idle(now);
 			continue;
 		}
-		int32_t id = pol->pick(state, now);
-		if (id == POL_IDLE) {
-			idle(now);
-			continue;
-		}
-		uint32_t tid = target(id, now, preempted);
+		tid = target(id, preempted);
 		running = id;
-		publish_wakeup(pol_time_min(pol->next_event(state, now),
-					    next_wakeup() ? next_wakeup() : UINT64_MAX));
+		arm(now);
 		r = hr_thd_switch(tid, HR_SW_EVWAIT);
-		if (r == HR_EAGAIN || r == 0)
-			continue;
-		if (r == HR_EPEVT) /* TODO(#5): fetch the parent's events (PI_EVENTS) */
-			continue;
+		if (r == 0 || r == HR_EAGAIN || r == HR_EPEVT)
+			continue; /* the next turn fetches whatever arrived */
 		/* the thread is gone (its component died): the kernel event says why */
 		if (tid == ent[id].tid)
 			sched_block(id, 0);

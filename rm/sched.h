@@ -19,7 +19,7 @@ struct hr_pcb;
 enum ent_kind { ENT_THREAD = 1, ENT_CHILD = 2 };
 
 /* What a thread of ours asks the event thread to do with its entity (sched_request). */
-enum ent_req { REQ_NONE = 0, REQ_SLEEP, REQ_YIELD };
+enum ent_req { REQ_NONE = 0, REQ_SLEEP, REQ_YIELD, REQ_BLOCK, REQ_WAKE };
 
 struct sched_ent {
 	uint8_t used;
@@ -28,6 +28,7 @@ struct sched_ent {
 	uint32_t tid;	       /* thread to dispatch; a child's c^s */
 	uint64_t seen;	       /* kernel-accounted time already charged to the policy */
 	uint64_t wake_at;      /* TSC to wake at when blocked (0: only an event wakes it) */
+	int32_t prio_pub;      /* priority last published in our region for tid */
 	volatile uint32_t req; /* enum ent_req, set by the entity's thread, taken by the loop */
 	volatile uint64_t req_arg;
 	struct hr_pcb *pcb; /* children: the page we share with it */
@@ -63,6 +64,13 @@ void sched_wake(long id);
 void sched_request(long id, enum ent_req req, uint64_t arg);
 /* A thread of this subsystem (one of our entities) sleeps until TSC deadline. */
 void sched_sleep(uint64_t deadline);
+/* One of our entities' threads blocks until another wakes it (sched_wake_thread). */
+void sched_block_self(void);
+/* Wake our entity that dispatches tid (the scheduler decides who runs next: if it is more
+ * urgent than the caller, at once). */
+void sched_wake_thread(uint32_t tid);
+/* A child's thread in our services blocks here, at our level (events.c). */
+void sched_block_here(void);
 /* Timer ticks -> TSC. */
 uint64_t sched_ticks(uint64_t ticks);
 /* Become the event thread and schedule forever. */

@@ -13,6 +13,7 @@
 #include "ctor.h"
 #include "delegate.h"
 #include "desc.h"
+#include "events.h"
 #include "parent.h"
 #include "runtime.h"
 #include "sched.h"
@@ -131,6 +132,7 @@ child_gone(struct child *c)
 		sched_remove(c->ent);
 	c->ent = -1;
 	ctor_destroy(&c->ctor);
+	events_forget(c);
 	if (delegate_forget_try(c))
 		child_free(c);
 	else
@@ -143,8 +145,9 @@ on_kevent(const struct hr_kevent *ev)
 	struct child *c = ev->comp ? child_by_comp(ev->comp) : 0;
 
 	if (ev->type == HR_KEV_IDLE && c) {
-		if (c->ent >= 0)
-			sched_block(c->ent, 0); /* until its published wake-up (timers) */
+		sched_block(c->ent, 0); /* until its timer fires (HR_KEV_WAKE) or we wake it */
+	} else if (ev->type == HR_KEV_WAKE && c) {
+		sched_wake(c->ent);
 	} else if (ev->type == HR_KEV_FAULT && c) {
 		printf("[%s] child '%s' faulted (vector %lu at ip %#lx, address %#lx)\n", me,
 		       c->name, (unsigned long) ev->a, (unsigned long) ev->b,

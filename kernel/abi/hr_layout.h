@@ -23,6 +23,8 @@
 #define HR_VA_BOOTINFO 0x0000000100000000ull
 /* Scheduler-kernel shared region, mapped by the kernel when a component is promoted. */
 #define HR_VA_SCHED 0x0000000100100000ull
+/* The kernel's clock page (struct hr_kinfo), read-only in every component. */
+#define HR_VA_KINFO 0x0000000100300000ull
 /* Page a parent shares with a child subsystem (rm/parent.h: struct hr_pcb). */
 #define HR_VA_PCB 0x0000000100200000ull
 /* Boot descriptor (devicetree blob of this subsystem's subtree), read-only. */

@@ -34,6 +34,8 @@ enum hr_kev_type {
 	HR_KEV_FAULT = 1, /* comp faulted: thd, a = vector, b = ip, c = address */
 	HR_KEV_EXIT = 2,  /* thd exited: a = status; comp set when the whole component ended */
 	HR_KEV_IDLE = 3,  /* child scheduler comp parked with nothing to run */
+	HR_KEV_WAKE = 4,  /* child scheduler comp was woken by its timer (timer_next) */
+	HR_KEV_TIMER = 5, /* our own timer (timer_next) is due */
 };
 
 struct hr_kevent {
@@ -57,6 +59,14 @@ _Static_assert(sizeof(struct hr_slot) == 32, "hr_slot is ABI");
 #define HR_SLOT_OWNED 0x1u /* the thread belongs to this scheduler (not to a child) */
 #define HR_SLOT_CS    0x2u /* the thread is a child scheduler thread (c^s) */
 #define HR_SLOT_EVT   0x4u /* the thread is this scheduler's event thread */
+
+/* The kernel's clock, at HR_VA_KINFO in every component (kernel-written, read-only). */
+struct hr_kinfo {
+	uint64_t ticks;	   /* timer ticks since boot */
+	uint64_t tick_at;  /* TSC when the last tick was taken */
+	uint64_t tsc_hz;   /* TSC ticks per second */
+	uint64_t tick_tsc; /* TSC ticks per timer tick */
+};
 
 struct hr_sched_region {
 	/* header: 64 bytes */

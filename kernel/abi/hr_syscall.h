@@ -39,7 +39,9 @@
 	X(0x413, mem_remove, 2, C)    /* comp slot (or SELF), va                            */ \
 	X(0x414, mem_bound, 2, C)     /* comp slot of a child, pages                        */ \
 	X(0x415, mem_info, 3, C)      /* comp slot (or SELF), HR_MI_*, arg -> value         */ \
-	X(0x416, poweroff, 1, C)      /* exit code (root only)                              */
+	X(0x416, poweroff, 1, C)      /* exit code (root only)                              */ \
+	X(0x417, timer_next, 1, C)    /* TSC at which this scheduler must run again (0: none) */ \
+	X(0x418, sched_demote, 1, C)  /* comp slot of a child scheduler: demote its subtree   */
 /* clang-format on */
 
 #ifndef __ASSEMBLER__

@@ -262,3 +262,28 @@ TEST(ds_prio_is_the_fixed_priority)
 	CHECK_EQ(s.pol->prio(s.st, 3, 2), 12);
 	CHECK_EQ(s.pol->prio(s.st, 4, 2), HR_ENOENT);
 }
+
+TEST(ds_eligible_follows_block_budget_and_replenishment)
+{
+	sim_init(&s, "ds", 0, 0);
+	sim_add(&s, 0, 1, RES_DEFERRABLE, 2, 10);
+	CHECK(s.pol->eligible(s.st, 0, 0));
+	s.pol->charge(s.st, 0, 2, 2);
+	CHECK(!s.pol->eligible(s.st, 0, 2)); /* exhausted */
+	CHECK(s.pol->eligible(s.st, 0, 10)); /* replenished at the period */
+	s.pol->block(s.st, 0, 10);
+	CHECK(!s.pol->eligible(s.st, 0, 10)); /* blocked */
+	CHECK(!s.pol->eligible(s.st, 7, 10)); /* unknown */
+	CHECK(!s.pol->eligible(s.st, POL_MAX + 3, 10));
+}
+
+TEST(fprr_eligible_is_runnable)
+{
+	sim_init(&s, "fprr", 0, 0);
+	sim_add(&s, 2, 1, RES_NONE, 0, 0);
+	CHECK(s.pol->eligible(s.st, 2, 0));
+	s.pol->block(s.st, 2, 0);
+	CHECK(!s.pol->eligible(s.st, 2, 0));
+	s.pol->wake(s.st, 2, 1);
+	CHECK(s.pol->eligible(s.st, 2, 1));
+}
