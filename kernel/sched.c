@@ -427,7 +427,8 @@ demote(struct comp *c)
 		for (int l = c->depth; l <= x->depth; l++)
 			x->chain[l] = 0;
 		x->depth = p->depth;
-		if (x->state == HR_TS_EVWAIT || (x->state == HR_TS_BLOCKED && x->blocker >= c->depth))
+		if (x->state == HR_TS_EVWAIT ||
+		    (x->state == HR_TS_BLOCKED && x->blocker >= c->depth))
 			x->state = HR_TS_READY;
 		sched_publish(x);
 	}

@@ -16,30 +16,30 @@
 #define HR_SYS_BASE 0x400
 
 /* clang-format off: a table, aligned by hand */
-#define HR_SYSCALLS(X)                                                                         \
-	X(0x400, invoke, 5, ASM)      /* cap, a0, a1, a2, a3 -> callee's return value      */  \
-	X(0x401, ret, 1, ASM)	      /* value: return from the current invocation         */  \
-	X(0x402, comp_entry, 5, C)    /* entry, stack base, count, stride, tcb offset       */ \
-	X(0x403, comp_create, 3, C)   /* cap slot, thread quota, component quota -> comp id */ \
-	X(0x404, comp_kill, 1, C)     /* cap slot of a child component                      */ \
-	X(0x405, comp_state, 1, C)    /* cap slot -> HR_CS_* state, exit code in bits 8..   */ \
-	X(0x406, cap_invoke, 4, C)    /* dst comp slot, dst cap, target comp slot, badge    */ \
-	X(0x407, cap_delete, 2, C)    /* comp slot (or SELF), cap slot                      */ \
-	X(0x408, thd_create, 5, C)    /* comp slot, ip, sp, arg, fs base -> thread id       */ \
-	X(0x409, thd_switch, 2, C)    /* thread id, HR_SW_* flags                           */ \
-	X(0x40a, thd_wakeup, 1, C)    /* thread id: clear a block set by us or a descendant */ \
-	X(0x40b, thd_self, 0, C)      /* -> current thread id                               */ \
-	X(0x40c, event_wait, 0, C)    /* park the event thread until an event arrives       */ \
-	X(0x40d, sched_event, 1, C)   /* thread id: make it this scheduler's event thread   */ \
-	X(0x40e, sched_promote, 2, C) /* comp slot, thread id of its c^s                  */   \
-	X(0x40f, sched_grant, 2, C)   /* thread id, comp slot of a child scheduler          */ \
-	X(0x410, sched_revoke, 1, C)  /* thread id: take it back from our children          */ \
-	X(0x411, sched_pevt, 2, C)    /* comp slot of a child scheduler, 0 or 1             */ \
-	X(0x412, mem_alias, 4, C)     /* src va, dst comp slot, dst va, HR_MEM_* flags      */ \
-	X(0x413, mem_remove, 2, C)    /* comp slot (or SELF), va                            */ \
-	X(0x414, mem_bound, 2, C)     /* comp slot of a child, pages                        */ \
-	X(0x415, mem_info, 3, C)      /* comp slot (or SELF), HR_MI_*, arg -> value         */ \
-	X(0x416, poweroff, 1, C)      /* exit code (root only)                              */ \
+#define HR_SYSCALLS(X)                                                                           \
+	X(0x400, invoke, 5, ASM)      /* cap, a0, a1, a2, a3 -> callee's return value      */    \
+	X(0x401, ret, 1, ASM)	      /* value: return from the current invocation         */    \
+	X(0x402, comp_entry, 5, C)    /* entry, stack base, count, stride, tcb offset       */   \
+	X(0x403, comp_create, 3, C)   /* cap slot, thread quota, component quota -> comp id */   \
+	X(0x404, comp_kill, 1, C)     /* cap slot of a child component                      */   \
+	X(0x405, comp_state, 1, C)    /* cap slot -> HR_CS_* state, exit code in bits 8..   */   \
+	X(0x406, cap_invoke, 4, C)    /* dst comp slot, dst cap, target comp slot, badge    */   \
+	X(0x407, cap_delete, 2, C)    /* comp slot (or SELF), cap slot                      */   \
+	X(0x408, thd_create, 5, C)    /* comp slot, ip, sp, arg, fs base -> thread id       */   \
+	X(0x409, thd_switch, 2, C)    /* thread id, HR_SW_* flags                           */   \
+	X(0x40a, thd_wakeup, 1, C)    /* thread id: clear a block set by us or a descendant */   \
+	X(0x40b, thd_self, 0, C)      /* -> current thread id                               */   \
+	X(0x40c, event_wait, 0, C)    /* park the event thread until an event arrives       */   \
+	X(0x40d, sched_event, 1, C)   /* thread id: make it this scheduler's event thread   */   \
+	X(0x40e, sched_promote, 2, C) /* comp slot, thread id of its c^s                  */     \
+	X(0x40f, sched_grant, 2, C)   /* thread id, comp slot of a child scheduler          */   \
+	X(0x410, sched_revoke, 1, C)  /* thread id: take it back from our children          */   \
+	X(0x411, sched_pevt, 2, C)    /* comp slot of a child scheduler, 0 or 1             */   \
+	X(0x412, mem_alias, 4, C)     /* src va, dst comp slot, dst va, HR_MEM_* flags      */   \
+	X(0x413, mem_remove, 2, C)    /* comp slot (or SELF), va                            */   \
+	X(0x414, mem_bound, 2, C)     /* comp slot of a child, pages                        */   \
+	X(0x415, mem_info, 3, C)      /* comp slot (or SELF), HR_MI_*, arg -> value         */   \
+	X(0x416, poweroff, 1, C)      /* exit code (root only)                              */   \
 	X(0x417, timer_next, 1, C)    /* TSC at which this scheduler must run again (0: none) */ \
 	X(0x418, sched_demote, 1, C)  /* comp slot of a child scheduler: demote its subtree   */
 /* clang-format on */
