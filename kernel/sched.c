@@ -27,6 +27,8 @@ static uint64_t since[HR_DEPTH_MAX + 1];
 static uint64_t tsc_hz, tick_tsc;
 static struct hr_kinfo kinfo __attribute__((aligned(4096)));
 static uint64_t next_due = UINT64_MAX; /* no scheduler's timer is due before this */
+/* the schedulers whose timer is armed: a tick looks at these only, however deep the tree */
+static struct comp *armed;
 
 void
 sched_clock(uint64_t hz, uint64_t per_tick)
@@ -151,9 +153,34 @@ sched_make(struct comp *c, struct comp *parent, struct thd *cs)
 	return 0;
 }
 
+/* Arm s's timer for TSC `at` (0: disarm), keeping it on the armed list exactly while armed. */
+static void
+timer_set(struct comp *s, uint64_t at)
+{
+	if (s->wake_at && !at) {
+		if (s->armed_prev)
+			s->armed_prev->armed_next = s->armed_next;
+		else
+			armed = s->armed_next;
+		if (s->armed_next)
+			s->armed_next->armed_prev = s->armed_prev;
+		s->armed_next = s->armed_prev = 0;
+	} else if (!s->wake_at && at) {
+		s->armed_prev = 0;
+		s->armed_next = armed;
+		if (armed)
+			armed->armed_prev = s;
+		armed = s;
+	}
+	s->wake_at = at;
+	if (at && at < next_due)
+		next_due = at;
+}
+
 void
 sched_unmake(struct comp *c)
 {
+	timer_set(c, 0);
 	for (uint64_t i = 0; i < HR_SCHED_REGION_PAGES; i++) {
 		uint64_t *e = pt_entry(c->pgtbl, HR_VA_SCHED + i * HR_PAGE_SIZE, 0);
 		if (e)
@@ -234,7 +261,7 @@ timer_fire(struct comp *s)
 {
 	struct hr_kevent ev = { .type = HR_KEV_WAKE, .comp = s->id };
 
-	s->wake_at = 0;
+	timer_set(s, 0);
 	queue(s, (struct hr_kevent){ .type = HR_KEV_TIMER, .comp = s->id });
 	sched_activate(s);
 	for (; s->parent && s->parent->is_sched; s = s->parent) {
@@ -257,10 +284,8 @@ sched_tick(void)
 	root_comp->region->ticks++;
 	if (now < next_due)
 		return;
-	for (unsigned i = 1; i < HR_COMP_MAX; i++) {
-		struct comp *s = &comps[i];
-		if (s->state != COMP_LIVE || !s->is_sched || !s->wake_at)
-			continue;
+	for (struct comp *s = armed, *n; s; s = n) {
+		n = s->armed_next; /* firing takes s off the list */
 		if (s->wake_at <= now)
 			timer_fire(s);
 		else
@@ -405,9 +430,7 @@ sys_timer_next(struct thd *t)
 
 	if (!s->is_sched)
 		return refuse(HR_EPERM, "component %u is not a scheduler", s->id);
-	s->wake_at = t->regs.rdi;
-	if (s->wake_at && s->wake_at < next_due)
-		next_due = s->wake_at;
+	timer_set(s, t->regs.rdi);
 	return 0;
 }
 
@@ -437,7 +460,6 @@ demote(struct comp *c)
 			comps[i].sub = p;
 	sched_unmake(c);
 	c->sub = p;
-	c->wake_at = 0;
 }
 
 long

@@ -26,6 +26,11 @@ static struct sched_ent ent[POL_MAX];
 static const struct sched_hooks *hooks;
 static uint64_t tick_tsc;
 static long running = -1;
+static uint64_t used; /* bit id: ent[id] is in use */
+
+/* Each entity in use, lowest id first: only those cost anything. */
+#define FOR_EACH_ENT(id) \
+	for (uint64_t m_ = used, id; m_ && ((id = (uint64_t) __builtin_ctzll(m_)), 1); m_ &= m_ - 1)
 static uint32_t evt_tid;
 
 uint64_t
@@ -61,6 +66,7 @@ sched_add(enum ent_kind kind, uint32_t tid, const struct pol_param *p, void *own
 		ent[id] = (struct sched_ent){
 			.used = 1, .kind = (uint8_t) kind, .tid = tid, .owner = owner
 		};
+		used |= 1ull << id;
 		ent[id].seen = hr_region()->slot[tid].consumed;
 		hr_region()->slot[tid].prio = pol->prio(state, (uint32_t) id, hr_tsc()) + 1;
 		return id;
@@ -75,6 +81,7 @@ sched_remove(long id)
 		return;
 	pol->remove(state, (uint32_t) id);
 	memset(&ent[id], 0, sizeof(ent[id]));
+	used &= ~(1ull << id);
 	if (running == id)
 		running = -1;
 }
@@ -88,9 +95,9 @@ sched_ent(long id)
 long
 sched_find(uint32_t tid)
 {
-	for (long id = 0; id < POL_MAX; id++)
-		if (ent[id].used && ent[id].tid == tid)
-			return id;
+	FOR_EACH_ENT(id)
+	if (ent[id].used && ent[id].tid == tid)
+		return id;
 	return -1;
 }
 
@@ -160,7 +167,8 @@ sched_block_here(void)
 static void
 requests(uint64_t now)
 {
-	for (long id = 0; id < POL_MAX; id++) {
+	FOR_EACH_ENT(id)
+	{
 		struct sched_ent *e = &ent[id];
 		uint32_t req =
 			e->used ? __atomic_exchange_n(&e->req, REQ_NONE, __ATOMIC_ACQUIRE) : 0;
@@ -179,7 +187,8 @@ charge(uint64_t now)
 {
 	struct hr_sched_region *r = hr_region();
 
-	for (long id = 0; id < POL_MAX; id++) {
+	FOR_EACH_ENT(id)
+	{
 		uint64_t c;
 		if (!ent[id].used)
 			continue;
@@ -219,7 +228,8 @@ parent_event(uint32_t type, uint32_t tid)
 static void
 timers(uint64_t now)
 {
-	for (long id = 0; id < POL_MAX; id++) {
+	FOR_EACH_ENT(id)
+	{
 		struct sched_ent *e = &ent[id];
 		if (e->used && e->blocked && e->wake_at && e->wake_at <= now)
 			sched_wake(id);
@@ -229,9 +239,9 @@ timers(uint64_t now)
 static int
 idle_forever(void)
 {
-	for (long id = 0; id < POL_MAX; id++)
-		if (ent[id].used && (!ent[id].blocked || ent[id].wake_at || ent[id].pcb))
-			return 0;
+	FOR_EACH_ENT(id)
+	if (ent[id].used && (!ent[id].blocked || ent[id].wake_at || ent[id].pcb))
+		return 0;
 	return 1;
 }
 
@@ -242,7 +252,8 @@ next_wakeup(uint64_t now)
 {
 	uint64_t t = pol->next_event(state, now), due = events_due(now);
 
-	for (long id = 0; id < POL_MAX; id++) {
+	FOR_EACH_ENT(id)
+	{
 		struct sched_ent *e = &ent[id];
 		if (e->used && e->blocked && e->wake_at)
 			t = pol_time_min(t, e->wake_at);
@@ -254,8 +265,12 @@ next_wakeup(uint64_t now)
 static void
 arm(uint64_t now)
 {
+	static uint64_t armed = UINT64_MAX - 1;
 	uint64_t t = next_wakeup(now);
-	hr_timer_next(t == UINT64_MAX ? 0 : (long) t);
+
+	if (t != armed)
+		hr_timer_next(t == UINT64_MAX ? 0 : (long) t);
+	armed = t;
 }
 
 /* Priorities for the kernel's preemption decisions: an entity that may not run now (blocked,
@@ -265,7 +280,8 @@ publish(uint64_t now)
 {
 	struct hr_sched_region *r = hr_region();
 
-	for (long id = 0; id < POL_MAX; id++) {
+	FOR_EACH_ENT(id)
+	{
 		struct sched_ent *e = &ent[id];
 		int32_t p;
 		if (!e->used)

@@ -1,16 +1,22 @@
 /*
  * depthbench - benchmarks that must cost the same at any depth (the HiRES paper's Fig. 4),
  * run by the innermost subsystem of a depth-sweep image (MANIFEST: depth-d0 .. depth-d16).
- * Every level is this program; only the innermost has the task bench_depth and the child
- * component "sink" that pages are aliased into.  Prints, for its depth D:
+ * Every level is this program; only the innermost has the tasks (bench_depth, event_a,
+ * event_b, timer_thread) and the child component "sink" that pages are aliased into.
+ * Prints, for its depth D, in instructions under QEMU -icount shift=0:
  *   bench alias depth=D ...       alias one page of ours into the child (the aliaser's call)
  *   bench alias_zero depth=D ...  the same, zeroing the page first
  *   bench remove depth=D ...      remove that alias
- * in instructions under QEMU -icount shift=0.
+ *   bench event depth=D ...       thread A wakes higher-priority thread B through their
+ *                                 scheduler: from A's call to B running (Fig. 4a)
+ *   bench timer depth=D ...       from the timer interrupt to a high-priority thread that
+ *                                 slept until then running (Fig. 5)
  */
 #include "rm/alias.h"
 #include "rm/pages.h"
 #include "rm/runtime.h"
+#include "rm/sched.h"
+#include "rm/tls.h"
 #include "rm/subsys.h"
 
 #include <stdio.h>
@@ -19,7 +25,10 @@
 #define N    2000
 #define SPOT HR_VA_FREE
 
-static uint64_t t_alias[N], t_zero[N], t_remove[N];
+static uint64_t t_alias[N], t_zero[N], t_remove[N], t_event[N], t_timer[N];
+static volatile int phase;	    /* 0 memory, 1 events, 2 timers, 3 done */
+static volatile uint32_t b_tid;	    /* event_b, once it waits */
+static volatile uint64_t t_trigger; /* when event_a woke it */
 
 static int
 cmp(const void *a, const void *b)
@@ -51,12 +60,11 @@ alias_remove(long sink, uint64_t page, int zero, uint64_t *alias, uint64_t *remo
 }
 
 static void
-bench_depth(void *arg)
+bench_memory(void)
 {
 	long sink = subsys_child_slot("sink");
 	uint64_t page = pages_alloc(1), unused;
 
-	(void) arg;
 	if (sink < 0 || !page) {
 		printf("bench alias error=no sink or no page\n");
 		exit(1);
@@ -65,15 +73,83 @@ bench_depth(void *arg)
 	/* once untimed: the first alias also builds the sink's page tables */
 	alias_remove(sink, page, 0, &unused, &unused);
 	for (int i = 0; i < N; i++)
-		alias_remove(sink, page, 0, &t_alias[i], &t_remove[i]);
-	for (int i = 0; i < N; i++)
 		alias_remove(sink, page, 1, &t_zero[i], &unused);
+	for (int i = 0; i < N; i++)
+		alias_remove(sink, page, 0, &t_alias[i], &t_remove[i]);
+}
+
+/* Sleep through our scheduler until phase reaches p. */
+static void
+await_phase(int p)
+{
+	while (phase < p)
+		sched_sleep(hr_tsc() + hr_tick_tsc());
+}
+
+/* Lowest priority: runs the memory benchmarks, then lets the others go and reports. */
+static void
+bench_depth(void *arg)
+{
+	(void) arg;
+	bench_memory();
+	phase = 1;
+	await_phase(3);
 	print("alias", t_alias);
 	print("alias_zero", t_zero);
 	print("remove", t_remove);
+	print("event", t_event);
+	print("timer", t_timer);
 	exit(0); /* the whole chain winds down from here */
 }
 HR_TASK(bench_depth);
+
+/* Middle priority: the event's sender. */
+static void
+event_a(void *arg)
+{
+	(void) arg;
+	await_phase(1);
+	for (int i = 0; i < N; i++) {
+		while (!b_tid)
+			sched_sleep(hr_tsc() + hr_tick_tsc()); /* not waiting yet: let it */
+		uint32_t b = b_tid;
+		b_tid = 0;
+		t_trigger = hr_tsc();
+		sched_wake_thread(b);
+	}
+}
+HR_TASK(event_a);
+
+/* High priority: the event's receiver; then the timer phase. */
+static void
+event_b(void *arg)
+{
+	(void) arg;
+	await_phase(1);
+	for (int i = 0; i < N; i++) {
+		b_tid = tls_tid();
+		sched_block_self();
+		t_event[i] = hr_tsc() - t_trigger;
+	}
+	phase = 2;
+}
+HR_TASK(event_b);
+
+/* Highest priority: sleeps to the middle of a tick interval, wakes on the next tick. */
+static void
+timer_thread(void *arg)
+{
+	const struct hr_kinfo *k = (const struct hr_kinfo *) HR_VA_KINFO;
+
+	(void) arg;
+	await_phase(2);
+	for (int i = 0; i < N; i++) {
+		sched_sleep(k->tick_at + k->tick_tsc + k->tick_tsc / 2);
+		t_timer[i] = hr_tsc() - k->tick_at;
+	}
+	phase = 3;
+}
+HR_TASK(timer_thread);
 
 int
 hr_main(void)
