@@ -53,7 +53,7 @@ fi
 # nokaslr norandmaps: the same layout every boot, so that the medians repeat exactly
 console_run linux timeout 300 qemu-system-x86_64 -kernel "${kernel:-}" -initrd "$CPIO" \
 	-append "console=ttyS0 quiet nokaslr norandmaps" -nographic -no-reboot \
-	-icount shift=0 -m 256M
+	-icount shift=0,sleep=off -m 256M
 log=$EVAL_LOGS/linux.log
 console_lines bench "$log"
 grep -q 'lbench: done' "$log" || { echo "error: lbench did not finish (console: $log)" >&2; exit 1; }

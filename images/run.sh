@@ -3,7 +3,8 @@
 # (Ctrl-A X quits).  The guest ends the run through isa-debug-exit, which makes QEMU exit
 # with (code << 1) | 1; this script exits with the guest's code.
 # Usage: run.sh ISO [--icount] [--timeout SECONDS] [--kvm]
-#   --icount   deterministic instruction counting (-icount shift=0)
+#   --icount   deterministic instruction counting (-icount shift=0,sleep=off: an idle
+#              guest jumps to its next timer, so idle time does not depend on the host)
 #   --timeout  give up after SECONDS: exit 124
 #   --kvm      use KVM if /dev/kvm works (default: TCG)
 # Exit: the guest's code; 124 on a timeout; 125 if QEMU stopped without a code from the
@@ -41,7 +42,7 @@ env_file=$(dirname "$iso")/image.env
 
 args=(-boot d -cdrom "$iso" -m "$MEMORY_MIB" -nographic -no-reboot
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04)
-[ "$icount" = 1 ] && args+=(-icount shift=0)
+[ "$icount" = 1 ] && args+=(-icount shift=0,sleep=off)
 if [ "$kvm" = 1 ]; then
 	if [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
 		args+=(-enable-kvm -cpu host)

@@ -79,9 +79,10 @@ kmain(uint32_t magic, uint64_t info)
 		hz = 1000;
 	sched_clock(tsc_hz, tsc_hz / hz);
 	libc_clock(tsc_hz);
-	kprintf("[k] timer: %lu Hz, TSC %lu kHz\n", hz, tsc_hz / 1000);
 	root = boot_root(&b, tsc_hz, hz);
 	hw_timer_init((uint32_t) hz);
+	kprintf("[k] timer: %lu Hz, TSC %lu kHz, deadline timer %lu kHz\n", hz, tsc_hz / 1000,
+		hw_deadline_init(tsc_hz) / 1000);
 	thd_dispatch(root, 0);
 	hw_ret_to_user();
 }

@@ -173,8 +173,10 @@ timer_set(struct comp *s, uint64_t at)
 		armed = s;
 	}
 	s->wake_at = at;
-	if (at && at < next_due)
+	if (at && at < next_due) {
 		next_due = at;
+		hw_deadline_set(at);
+	}
 }
 
 void
@@ -274,14 +276,12 @@ timer_fire(struct comp *s)
 	}
 }
 
-void
-sched_tick(void)
+/* Fire every armed timer that is due and set the deadline for the earliest of the rest. */
+static void
+fire_due(uint64_t now)
 {
-	uint64_t now = hw_tsc(), next = UINT64_MAX;
+	uint64_t next = UINT64_MAX;
 
-	kinfo.ticks++;
-	kinfo.tick_at = now;
-	root_comp->region->ticks++;
 	if (now < next_due)
 		return;
 	for (struct comp *s = armed, *n; s; s = n) {
@@ -292,6 +292,28 @@ sched_tick(void)
 			next = MIN(next, s->wake_at);
 	}
 	next_due = next;
+	hw_deadline_set(next == UINT64_MAX ? 0 : next);
+}
+
+void
+sched_tick(void)
+{
+	uint64_t now = hw_tsc();
+
+	kinfo.ticks++;
+	kinfo.tick_at = now;
+	root_comp->region->ticks++;
+	fire_due(now);
+}
+
+void
+sched_deadline(void)
+{
+	uint64_t now = hw_tsc();
+
+	if (now < next_due && next_due != UINT64_MAX)
+		hw_deadline_set(next_due); /* early by the conversion's rounding: once more */
+	fire_due(now);
 }
 
 /* ---- system calls -------------------------------------------------------------------- */

@@ -29,6 +29,8 @@ void sched_post(struct comp *s, struct hr_kevent ev);
 void sched_activate(struct comp *s);
 /* A timer tick arrived: wake the schedulers whose timer is due. */
 void sched_tick(void);
+/* The deadline interrupt (hw_deadline_set) arrived: the same, without a tick. */
+void sched_deadline(void);
 /* Map the kernel's clock page read-only into a new address space; 0 or HR_ENOMEM. */
 long sched_map_kinfo(uint64_t pgtbl);
 

@@ -48,6 +48,13 @@ fault_addr(uint64_t vec)
 static void
 irq(unsigned vec)
 {
+	if (vec == HW_VEC_SPURIOUS)
+		return; /* no acknowledgement, by the APIC's rules */
+	if (vec == HW_VEC_DEADLINE) {
+		hw_deadline_ack();
+		sched_deadline();
+		return;
+	}
 	hw_irq_ack(vec);
 	if (vec == HW_VEC_TIMER)
 		sched_tick();
@@ -92,7 +99,7 @@ void trap_kernel(struct regs *r);
 void
 trap(struct regs *r)
 {
-	if (r->vector >= HW_IRQ_BASE && r->vector < HW_IRQ_BASE + 16) {
+	if (r->vector >= HW_IRQ_BASE && r->vector < HW_VECTORS) {
 		irq((unsigned) r->vector);
 		return;
 	}
@@ -102,7 +109,7 @@ trap(struct regs *r)
 void
 trap_kernel(struct regs *r)
 {
-	if (r->vector >= HW_IRQ_BASE && r->vector < HW_IRQ_BASE + 16) {
+	if (r->vector >= HW_IRQ_BASE && r->vector < HW_VECTORS) {
 		irq((unsigned) r->vector);
 		return;
 	}

@@ -368,13 +368,15 @@ static void
 comply_once(void)
 {
 	struct hr_pcb *pcb = (struct hr_pcb *) HR_VA_PCB;
-	long held = hr_mem_info(HR_CAP_SELF, HR_MI_USED, 0);
-	int fresh = pcb->revision != revisions_seen;
+	long held;
 
-	if (fresh) {
+	if (pcb->revision != revisions_seen) {
 		revisions_seen = (uint32_t) pcb->revision;
 		our_target = pcb->mem_target;
 	}
+	if (!our_target)
+		return; /* the common case, on every turn of the scheduler: nothing owed */
+	held = hr_mem_info(HR_CAP_SELF, HR_MI_USED, 0);
 	while (our_target && held > (long) our_target) {
 		uint64_t got, va = pages_release((uint64_t) held - our_target, &got);
 		if (!va)

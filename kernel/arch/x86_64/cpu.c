@@ -26,9 +26,9 @@ struct gate {
 
 static struct tss tss;
 static uint64_t gdt[7];
-static struct gate idt[48];
+static struct gate idt[HW_VECTORS];
 
-extern const uint64_t vec_table[48];
+extern const uint64_t vec_table[HW_VECTORS];
 extern char syscall_entry[];
 
 /* read by entry.S */
@@ -65,7 +65,7 @@ load_idt(void)
 		uint64_t base;
 	} __attribute__((packed)) ptr = { sizeof(idt) - 1, (uint64_t) idt };
 
-	for (int i = 0; i < 48; i++) {
+	for (int i = 0; i < HW_VECTORS; i++) {
 		uint64_t off = vec_table[i];
 		idt[i] = (struct gate){ .off_lo = (uint16_t) off,
 					.sel = KCODE_SEL,

@@ -95,7 +95,7 @@ vec_\vec:
 	STUBS %(\from + 1), \to
 	.endif
 .endm
-	STUBS 0, 47
+	STUBS 0, 63
 
 trap_common:
 	push	%rax
@@ -166,7 +166,7 @@ hw_idle:
 .endm
 vec_table:
 .set i, 0
-.rept 48
+.rept 64
 	VADDR %i
 	.set i, i + 1
 .endr

@@ -20,16 +20,23 @@ struct regs {
 };
 _Static_assert(sizeof(struct regs) % 16 == 0, "interrupt frames are 16-byte aligned");
 
-#define HW_VEC_SYSCALL 256
-#define HW_VEC_TIMER   32
-#define HW_IRQ_BASE    32
-#define HW_USER_RFLAGS 0x202ull /* IF | reserved bit 1 */
+#define HW_VEC_SYSCALL	256
+#define HW_VEC_TIMER	32
+#define HW_IRQ_BASE	32 /* the PIC's 16 lines: 32..47 */
+#define HW_VEC_DEADLINE 48 /* the local APIC's one-shot timer */
+#define HW_VEC_SPURIOUS 63 /* the local APIC's spurious vector: ignored */
+#define HW_VECTORS	64
+#define HW_USER_RFLAGS	0x202ull /* IF | reserved bit 1 */
 
 /* boot-time set-up, in order */
 void hw_console_init(void);
 void hw_cpu_init(void);		 /* GDT, TSS, IDT, syscall MSRs */
 void hw_timer_init(uint32_t hz); /* periodic tick on HW_VEC_TIMER */
 uint64_t hw_tsc_hz(void);	 /* TSC ticks per second, measured against the PIT */
+/* one-shot interrupt on HW_VEC_DEADLINE at TSC `tsc` (0: none); replaces the last one set */
+uint64_t hw_deadline_init(uint64_t tsc_hz); /* -> the timer's counts per second */
+void hw_deadline_set(uint64_t tsc);
+void hw_deadline_ack(void);
 
 void hw_console_putc(char c);
 
@@ -115,6 +122,7 @@ uint64_t pt_pa(uint64_t e);
 unsigned pt_perms(uint64_t e);
 void pt_flush(uint64_t pgtbl, uint64_t va); /* after changing a present entry */
 void pt_kernel_init(uint64_t max_pa);	    /* direct map of [0, max_pa) and kernel image */
+void *pt_kernel_mmio(uint64_t pa); /* device registers at pa, uncached, in the kernel half */
 
 /* Leaf page tables and their shadows come in pairs of frames; the allocator is generic. */
 uint64_t pt_alloc(void); /* physical address of a zeroed 8 KiB pair, 0 if exhausted */

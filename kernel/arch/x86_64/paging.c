@@ -14,6 +14,8 @@
 #define PTE_P	 0x1ull
 #define PTE_W	 0x2ull
 #define PTE_U	 0x4ull
+#define PTE_PWT	 0x8ull
+#define PTE_PCD	 0x10ull
 #define PTE_PS	 0x80ull
 #define PTE_NX	 (1ull << 63)
 #define PTE_ADDR 0x000ffffffffff000ull
@@ -44,6 +46,22 @@ pt_kernel_init(uint64_t max_pa)
 	kernel_pml4[256] = hw_virt_to_phys(direct_pdpt) | PTE_P | PTE_W;
 	kernel_pml4[511] = hw_virt_to_phys(image_pdpt) | PTE_P | PTE_W;
 	write_cr3(hw_virt_to_phys(kernel_pml4));
+}
+
+/* The 2 MiB around pa goes into the direct map where RAM does not already cover it. */
+void *
+pt_kernel_mmio(uint64_t pa)
+{
+	static uint64_t mmio_pd[512] __attribute__((aligned(4096)));
+	uint64_t g = pa >> 30, i = (pa >> 21) & 511;
+
+	if (!(direct_pdpt[g] & PTE_P))
+		direct_pdpt[g] = hw_virt_to_phys(mmio_pd) | PTE_P | PTE_W;
+	if ((direct_pdpt[g] & PTE_ADDR) == hw_virt_to_phys(mmio_pd))
+		mmio_pd[i] = (pa & ~((1ull << 21) - 1)) | PTE_P | PTE_W | PTE_PS | PTE_PCD |
+			     PTE_PWT | PTE_NX;
+	write_cr3(hw_virt_to_phys(kernel_pml4));
+	return hw_phys_to_virt(pa);
 }
 
 uint64_t
