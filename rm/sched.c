@@ -18,7 +18,8 @@
 
 #include <string.h>
 
-#define STATE_BYTES 8192
+#define STATE_BYTES	 8192
+#define MIN_GAP_PER_TICK 20 /* the closest timer we set: 1/20 of a tick from now */
 
 static const struct policy *pol;
 static uint64_t state[STATE_BYTES / 8];
@@ -261,12 +262,20 @@ next_wakeup(uint64_t now)
 	return due ? pol_time_min(t, due) : t;
 }
 
-/* Our timer: the kernel wakes us then, whatever our depth (no ancestor involved). */
+/*
+ * Our timer: the kernel wakes us then, whatever our depth (no ancestor involved).  A time
+ * closer than MIN_GAP is put off to MIN_GAP from now: by the time we switch it would have
+ * passed, we would be woken at once, and what we dispatched would never run out the
+ * little it had left (a slice, a budget), turn after turn.
+ */
 static void
 arm(uint64_t now)
 {
 	static uint64_t armed = UINT64_MAX - 1;
-	uint64_t t = next_wakeup(now);
+	uint64_t t = next_wakeup(now), soonest = hr_tsc() + tick_tsc / MIN_GAP_PER_TICK;
+
+	if (t < soonest)
+		t = soonest;
 
 	if (t != armed)
 		hr_timer_next(t == UINT64_MAX ? 0 : (long) t);

@@ -3,7 +3,8 @@
 #   host      unit tests of pure code under ASan/UBSan (build/htest/*)
 #   docs      every system call has its section in docs/ABI.md
 #   manifest  the image builder against good and bad manifests (images/test/run.sh)
-#   image     images booted in QEMU; tests/images/NAME.expect lists the cases image NAME
+#   image     images booted in QEMU under -icount (deterministic: the same instructions, the
+#             same interleaving on every run); tests/images/NAME.expect lists the cases image NAME
 #             must report as "test CASE: ok" (a missing case fails); the tree that booted
 #             must equal build/images/NAME/tree.txt (what hrimage expects from MANIFEST) and
 #             its root must finish; any "test CASE: FAIL" fails too
@@ -75,7 +76,7 @@ judge_image() {
 	local timeout_s=120 p=0 f=0 c
 	# shellcheck disable=SC1090
 	[ -f "$build/images/$name/image.env" ] && . "$build/images/$name/image.env" && timeout_s=${TIMEOUT_S:-120}
-	bash "$top/images/run.sh" "$build/images/$name/$name.iso" --timeout "$timeout_s" >"$log" 2>&1
+	bash "$top/images/run.sh" "$build/images/$name/$name.iso" --icount --timeout "$timeout_s" >"$log" 2>&1
 	local rc=$?
 	: >"$out"
 	while read -r c; do

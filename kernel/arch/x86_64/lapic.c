@@ -66,7 +66,8 @@ hw_deadline_init(uint64_t tsc_hz)
 void
 hw_deadline_set(uint64_t tsc)
 {
-	uint64_t now = hw_tsc(), n;
+	uint64_t now = hw_tsc();
+	unsigned __int128 n;
 
 	if (!regs)
 		return;
@@ -74,7 +75,7 @@ hw_deadline_set(uint64_t tsc)
 		put(REG_TMR_INIT, 0); /* stops the timer */
 		return;
 	}
-	n = tsc > now ? (uint64_t) (((unsigned __int128) (tsc - now) * counts_per_tsc) >> 32) : 0;
+	n = tsc > now ? ((unsigned __int128) (tsc - now) * counts_per_tsc) >> 32 : 0;
 	/* too far for 32 bits: wake early and set it again then */
 	put(REG_TMR_INIT, n == 0 ? 1 : n > UINT32_MAX ? UINT32_MAX : (uint32_t) n);
 }
