@@ -14,7 +14,7 @@ console_lines series "$EVAL_LOGS/rtmix.log" | awk '$2 == "util"' >"$EVAL_OUT/uti
 
 plots=()
 while read -r id label; do
-	plots+=("'$EVAL_OUT/$id-time.dat' using 1:2 with lines lw 2 title '${label#util }'")
+	plots+=("'$EVAL_OUT/$id-time.dat' using 1:2 with lines lw 2 title '${label#util res=}'")
 done < <(split_series time t pct <"$EVAL_OUT/util.lines")
 
 plot "$EVAL_OUT/util" <<EOF

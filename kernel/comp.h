@@ -57,8 +57,9 @@ struct comp {
 	uint32_t ev_head; /* kernel copy of the ring head (the region copy is untrusted) */
 	uint32_t ev_lost;
 	struct hr_sched_region *region;
-	struct thd *cs;	 /* our child scheduler thread, as our parent sees it */
-	struct thd *evt; /* our event thread */
+	struct thd *cs;		 /* our child scheduler thread, as our parent sees it */
+	struct hr_slot *up_slot; /* cs's slot in our parent's region: our parent's view of us */
+	struct thd *evt;	 /* our event thread */
 };
 
 extern struct comp comps[HR_COMP_MAX];

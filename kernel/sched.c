@@ -89,6 +89,10 @@ sched_publish(const struct thd *t)
 		   (t->home && t->home->cs == t ? HR_SLOT_CS : 0);
 	if (t->state == HR_TS_BLOCKED && t->blocker < t->depth)
 		t->chain[t->blocker]->region->slot[t->id].state = HR_TS_BLOCKED;
+	/* a c^s is its parent's view of the child: whether the child's scheduler waits
+	 * (EVWAIT) or has something to do (READY) tells the parent which thread to resume */
+	if ((s->flags & HR_SLOT_CS) && t->depth > 0 && t->chain[t->depth - 1]->is_sched)
+		t->chain[t->depth - 1]->region->slot[t->id].state = t->state;
 }
 
 /* First level, at or below a level where both are known equal, charged differently. */
@@ -138,6 +142,7 @@ sched_make(struct comp *c, struct comp *parent, struct thd *cs)
 	c->depth = parent ? (uint8_t) (parent->depth + 1) : 0;
 	c->region = r;
 	c->cs = cs;
+	c->up_slot = parent && cs ? &parent->region->slot[cs->id] : 0;
 	c->evt = 0;
 	c->pevt = 0;
 	c->evt_pending = 0;
@@ -190,19 +195,34 @@ sched_unmake(struct comp *c)
 	}
 	c->is_sched = 0;
 	c->region = 0;
+	c->up_slot = 0;
 }
 
-/* Does event thread e outrank t where their schedulers' choices first differ? */
+/* Do the schedulers at levels from .. e->depth-1 all let e's side run (none published
+ * HR_PRIO_IDLE for it, as for a server out of budget)? */
+static int
+may_run(const struct thd *e, int from)
+{
+	for (int l = e->depth; l > from; l--)
+		if (e->chain[l]->up_slot && e->chain[l]->up_slot->prio == HR_PRIO_IDLE)
+			return 0;
+	return 1;
+}
+
+/* May event thread e run instead of t (NULL: the CPU is idle)?  It must outrank t where
+ * their schedulers' choices first differ, and no scheduler below that may hold it back. */
 static int
 preempts(const struct thd *e, const struct thd *t)
 {
-	int k = diverge(e, t, HR_DEPTH_MAX);
+	int k = t ? diverge(e, t, HR_DEPTH_MAX) : 0;
 	struct hr_slot *sl;
 
+	if (!t)
+		return may_run(e, 0);
 	if (k > e->depth || k > t->depth)
 		return 0; /* charged alike at every level: e is t */
 	sl = e->chain[k]->region->slot;
-	return sl[sched_rep(e, k)].prio < sl[sched_rep(t, k)].prio;
+	return sl[sched_rep(e, k)].prio < sl[sched_rep(t, k)].prio && may_run(e, k + 1);
 }
 
 void
@@ -219,7 +239,7 @@ sched_activate(struct comp *s)
 		thd_free(e);
 		return;
 	}
-	if (!cur || preempts(e, cur)) {
+	if (preempts(e, cur)) {
 		e->preempted = cur;
 		e->preempted_gen = cur ? cur->gen : 0;
 		s->region->preempted = cur ? cur->id : 0;
@@ -334,7 +354,10 @@ sys_event_wait(struct thd *t)
 	t->state = HR_TS_EVWAIT;
 	sched_publish(t);
 	t->preempted = 0;
-	if (p && p->gen == t->preempted_gen && p->state == HR_TS_READY) {
+	/* resume what we preempted, unless it is ours and we published that it may not run
+	 * (a server out of budget): then it waits for us, not for the next event */
+	if (p && p->gen == t->preempted_gen && p->state == HR_TS_READY &&
+	    (!sched_sees(s, p) || slot_of(p, s->depth)->prio != HR_PRIO_IDLE)) {
 		if (thd_prepare(p) == 0) {
 			thd_dispatch(p, 0);
 			return 1;

@@ -147,3 +147,16 @@ base_is_eligible(void *st, uint32_t id, uint64_t now)
 		return 0;
 	return (base_eligible(b, now) & RUNQ_BIT(id)) != 0;
 }
+
+uint64_t
+base_budget_left(void *st, uint32_t id, uint64_t now)
+{
+	struct base *b = st;
+
+	if (id >= POL_MAX || !runq_has(&b->q, id))
+		return 0;
+	if (!served(b, id))
+		return UINT64_MAX;
+	base_advance(b, id, now);
+	return b->srv[id].left;
+}

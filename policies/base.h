@@ -39,7 +39,7 @@ uint64_t base_exhausted(const struct base *b);
 #define BASE_POLICY_OPS                                                                           \
 	.size = sizeof(struct base), .add = base_add, .remove = base_remove, .block = base_block, \
 	.wake = base_wake, .charge = base_charge, .yield = base_yield, .misses = base_misses,     \
-	.eligible = base_is_eligible
+	.eligible = base_is_eligible, .budget_left = base_budget_left
 
 /* struct policy operations (see policy.h for their contracts). */
 int base_add(void *st, uint32_t id, const struct pol_param *p, uint64_t now);
@@ -50,5 +50,6 @@ void base_charge(void *st, uint32_t id, uint64_t used, uint64_t now);
 void base_yield(void *st, uint32_t id, uint64_t now);
 uint32_t base_misses(void *st, uint32_t id);
 int base_is_eligible(void *st, uint32_t id, uint64_t now);
+uint64_t base_budget_left(void *st, uint32_t id, uint64_t now);
 
 #endif

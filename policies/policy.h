@@ -58,6 +58,10 @@ struct policy {
 	 * replenishments); 0 otherwise or for an unknown id.  Schedulers publish an idle
 	 * priority for entities that may not run, so they never preempt anything. */
 	int (*eligible)(void *st, uint32_t id, uint64_t now);
+	/* time id may still run in its current period before its server stops it (performs
+	 * due replenishments), whether or not it is runnable: UINT64_MAX without a server, 0
+	 * when exhausted or for an unknown id */
+	uint64_t (*budget_left)(void *st, uint32_t id, uint64_t now);
 	/* deadline misses counted for id so far (at the replenishments performed so far):
 	 * a server entity that was runnable for a whole period (never blocked) yet received
 	 * less than its budget in it; always 0 for fprr */

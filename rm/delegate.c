@@ -154,6 +154,34 @@ delegate_task(const struct desc_node *d, char *why, size_t len)
 	return r;
 }
 
+long
+delegate_cpu_rebind(struct child *c, uint32_t budget, uint32_t period, char *why, size_t len)
+{
+	const struct res *r;
+	struct res_spec spec, old;
+	struct pol_param p;
+	long err;
+
+	hr_lock_take(&lock);
+	if (c->res_cpu < 0 || c->ent < 0 || !(r = res_get(&book, c->id, c->res_cpu))) {
+		hr_lock_give(&lock);
+		snprintf(why, len, "'%s' has no CPU reservation", c->name);
+		return HR_ENOENT;
+	}
+	spec = (struct res_spec){ .budget = budget, .period = period, .prio = r->spec.prio };
+	p = (struct pol_param){
+		.prio = r->spec.prio, .kind = r->kind, .budget = budget, .period = period
+	};
+	old = r->spec;
+	if (!(err = res_bind(&book, c->id, c->res_cpu, &spec, why, len)) &&
+	    (err = sched_set_param(c->ent, &p))) {
+		snprintf(why, len, "cannot reschedule '%s': %s", c->name, hr_strerror(err));
+		res_bind(&book, c->id, c->res_cpu, &old, 0, 0); /* it held a moment ago */
+	}
+	hr_lock_give(&lock);
+	return err;
+}
+
 static void
 forget_locked(struct child *c)
 {

@@ -24,6 +24,10 @@ void delegate_init(const struct desc_node *self, unsigned children);
 long delegate_reserve(struct child *c, const struct desc_node *d, char *why, size_t len);
 /* The CPU reservation of one of our tasks (owner: ourselves). */
 long delegate_task(const struct desc_node *d, char *why, size_t len);
+/* Change the CPU reservation child c's manifest entry made to budget/period ticks, if our
+ * reservation book admits it, and serve c accordingly from now on: 0, or HR_ENOENT (c has
+ * none), HR_EINVAL, HR_ENOMEM (not admitted), with a sentence in why. */
+long delegate_cpu_rebind(struct child *c, uint32_t budget, uint32_t period, char *why, size_t len);
 /* c is gone: forget its reservations and shares (takes the lock: not on the event thread). */
 void delegate_forget(struct child *c);
 /* The same for the event thread: 1 if done, 0 if the lock was busy (mark the child dead and

@@ -27,7 +27,8 @@ static struct sched_ent ent[POL_MAX];
 static const struct sched_hooks *hooks;
 static uint64_t tick_tsc;
 static long running = -1;
-static uint64_t used; /* bit id: ent[id] is in use */
+static uint64_t used;	    /* bit id: ent[id] is in use */
+static uint64_t idle_watch; /* when an idle child could have spent its budget (publish) */
 
 /* Each entity in use, lowest id first: only those cost anything. */
 #define FOR_EACH_ENT(id) \
@@ -65,7 +66,7 @@ sched_add(enum ent_kind kind, uint32_t tid, const struct pol_param *p, void *own
 		if ((r = pol->add(state, (uint32_t) id, &q, hr_tsc())))
 			return r;
 		ent[id] = (struct sched_ent){
-			.used = 1, .kind = (uint8_t) kind, .tid = tid, .owner = owner
+			.used = 1, .kind = (uint8_t) kind, .tid = tid, .owner = owner, .param = q
 		};
 		used |= 1ull << id;
 		ent[id].seen = hr_region()->slot[tid].consumed;
@@ -128,6 +129,52 @@ sched_misses(long id)
 	return sched_ent(id) ? pol->misses(state, (uint32_t) id) : 0;
 }
 
+uint64_t
+sched_consumed(long id)
+{
+	return sched_ent(id) ? hr_region()->slot[ent[id].tid].consumed : 0;
+}
+
+/* On the event thread: the policy takes the entity back with its new parameters. */
+static void
+apply_param(long id, uint64_t now)
+{
+	struct sched_ent *e = sched_ent(id);
+
+	if (!e)
+		return;
+	pol->remove(state, (uint32_t) id);
+	if (pol->add(state, (uint32_t) id, &e->param_new, now) == 0)
+		e->param = e->param_new;
+	else
+		pol->add(state, (uint32_t) id, &e->param, now); /* it was there a moment ago */
+	if (e->blocked)
+		pol->block(state, (uint32_t) id, now);
+}
+
+long
+sched_set_param(long id, const struct pol_param *p)
+{
+	struct sched_ent *e = sched_ent(id);
+	long self;
+
+	if (!e)
+		return HR_ENOENT;
+	if (p->kind != RES_NONE && (!p->budget || p->budget > p->period))
+		return HR_EINVAL;
+	e->param_new = *p;
+	e->param_new.budget = sched_ticks(p->budget);
+	e->param_new.period = sched_ticks(p->period);
+	if (tls_tid() == evt_tid) {
+		apply_param(id, hr_tsc());
+		return 0;
+	}
+	if ((self = sched_find(tls_tid())) < 0)
+		return HR_EPERM; /* only the event thread and our entities' threads reach it */
+	sched_request(self, REQ_PARAM, (uint64_t) id);
+	return 0;
+}
+
 void
 sched_request(long id, enum ent_req req, uint64_t arg)
 {
@@ -179,6 +226,8 @@ requests(uint64_t now)
 			pol->yield(state, (uint32_t) id, now);
 		else if (req == REQ_WAKE)
 			sched_wake((long) e->req_arg);
+		else if (req == REQ_PARAM)
+			apply_param((long) e->req_arg, now);
 	}
 }
 
@@ -251,7 +300,8 @@ idle_forever(void)
 static uint64_t
 next_wakeup(uint64_t now)
 {
-	uint64_t t = pol->next_event(state, now), due = events_due(now);
+	uint64_t t = pol_time_min(pol->next_event(state, now), idle_watch);
+	uint64_t due = events_due(now);
 
 	FOR_EACH_ENT(id)
 	{
@@ -282,22 +332,42 @@ arm(uint64_t now)
 	armed = t;
 }
 
-/* Priorities for the kernel's preemption decisions: an entity that may not run now (blocked,
- * or a server out of budget) must not preempt anything. */
+/* The priority to publish for entity e: HR_PRIO_IDLE if it may not run now. */
+static int32_t
+publishable(long id, uint64_t now)
+{
+	struct sched_ent *e = &ent[id];
+	uint64_t left;
+
+	if (!e->blocked)
+		return pol->eligible(state, (uint32_t) id, now)
+			       ? pol->prio(state, (uint32_t) id, now) + 1
+			       : HR_PRIO_IDLE;
+	if (e->kind != ENT_CHILD || !(left = pol->budget_left(state, (uint32_t) id, now)))
+		return HR_PRIO_IDLE;
+	if (left != UINT64_MAX)
+		idle_watch = pol_time_min(idle_watch, pol_time_add(now, left));
+	return pol->prio(state, (uint32_t) id, now) + 1;
+}
+
+/*
+ * Priorities for the kernel's preemption decisions: an entity that may not run now (a
+ * blocked thread, a server out of budget) must not preempt anything.  An idle child with
+ * budget left keeps its priority: when its own timer fires, the kernel runs it at once,
+ * without us (that is what keeps timers at depth as cheap as at the root).  Its budget
+ * is still ours to enforce, so we look again when it could have spent what it has left
+ * (idle_watch): never later than its server would stop it.
+ */
 static void
 publish(uint64_t now)
 {
 	struct hr_sched_region *r = hr_region();
 
+	idle_watch = UINT64_MAX;
 	FOR_EACH_ENT(id)
 	{
 		struct sched_ent *e = &ent[id];
-		int32_t p;
-		if (!e->used)
-			continue;
-		p = !e->blocked && pol->eligible(state, (uint32_t) id, now)
-			    ? pol->prio(state, (uint32_t) id, now) + 1
-			    : HR_PRIO_IDLE;
+		int32_t p = publishable((long) id, now);
 		if (p != e->prio_pub)
 			r->slot[e->tid].prio = e->prio_pub = p;
 	}
@@ -313,6 +383,8 @@ target(long id, uint32_t p)
 		return e->tid;
 	if (e->pcb && e->pcb->events != e->pcb->events_seen)
 		return e->tid; /* we have something for its scheduler */
+	if (hr_region()->slot[e->tid].state != HR_TS_EVWAIT)
+		return e->tid; /* its scheduler has something of its own (the kernel's news) */
 	return p;
 }
 

@@ -19,7 +19,7 @@ struct hr_pcb;
 enum ent_kind { ENT_THREAD = 1, ENT_CHILD = 2 };
 
 /* What a thread of ours asks the event thread to do with its entity (sched_request). */
-enum ent_req { REQ_NONE = 0, REQ_SLEEP, REQ_YIELD, REQ_BLOCK, REQ_WAKE };
+enum ent_req { REQ_NONE = 0, REQ_SLEEP, REQ_YIELD, REQ_BLOCK, REQ_WAKE, REQ_PARAM };
 
 struct sched_ent {
 	uint8_t used;
@@ -31,8 +31,10 @@ struct sched_ent {
 	int32_t prio_pub;      /* priority last published in our region for tid */
 	volatile uint32_t req; /* enum ent_req, set by the entity's thread, taken by the loop */
 	volatile uint64_t req_arg;
-	struct hr_pcb *pcb; /* children: the page we share with it */
-	void *owner;	    /* the subsystem layer's record */
+	struct hr_pcb *pcb;	    /* children: the page we share with it */
+	void *owner;		    /* the subsystem layer's record */
+	struct pol_param param;	    /* as the policy has it (times in TSC ticks) */
+	struct pol_param param_new; /* asked for by sched_set_param, for the event thread */
 };
 
 /* Scheduling hooks the subsystem layer (subsys.c) provides. */
@@ -75,7 +77,17 @@ void sched_block_here(void);
 uint64_t sched_ticks(uint64_t ticks);
 /* Become the event thread and schedule forever. */
 _Noreturn void sched_run(void);
-/* Deadline misses the policy counted for an entity. */
+/* Deadline misses the policy counted for an entity (since its parameters last changed). */
 uint32_t sched_misses(long id);
+/*
+ * Give entity id new scheduling parameters (budget and period in timer ticks), as from
+ * now: a server starts a fresh period with a full budget.  Asked from any thread of ours
+ * that is an entity or from the event thread; the caller validates p (a policy that
+ * refuses it leaves the old parameters).  0, or HR_ENOENT, HR_EINVAL, HR_EPERM (called
+ * from a thread that is none of these).
+ */
+long sched_set_param(long id, const struct pol_param *p);
+/* CPU time (TSC ticks) the kernel has charged to entity id, up to the last switch. */
+uint64_t sched_consumed(long id);
 
 #endif

@@ -25,9 +25,16 @@
 
 #define SLICE_TICKS 2
 
+#define TASKS_MAX 32
+
 static const void *fdt;
 static const char *me;
 static int failures;
+static struct {
+	char name[HR_NAME_MAX];
+	long ent;
+} tasks[TASKS_MAX]; /* our tasks by manifest name, for subsys_entity */
+static unsigned ntasks;
 
 extern const struct hr_task __start_hr_tasks[] __attribute__((weak));
 extern const struct hr_task __stop_hr_tasks[] __attribute__((weak));
@@ -106,15 +113,19 @@ start_task(const struct desc_node *d)
 	const struct hr_task *t = find_task(d->entry);
 	struct pol_param p = param(d);
 	char why[160];
-	long tid;
+	long tid, ent;
 
 	if (!t)
 		return failed("task", d->name, "this program has no such entry");
 	if (delegate_task(d, why, sizeof(why)))
 		return failed("task", d->name, why);
 	if ((tid = hr_thread_create(t->fn, (void *) (uintptr_t) d->arg)) < 0 ||
-	    sched_add(ENT_THREAD, (uint32_t) tid, &p, 0) < 0)
-		failed("task cannot start", d->name, hr_strerror(tid < 0 ? tid : HR_ENOMEM));
+	    (ent = sched_add(ENT_THREAD, (uint32_t) tid, &p, 0)) < 0)
+		return failed("task cannot start", d->name, hr_strerror(tid < 0 ? tid : HR_ENOMEM));
+	if (ntasks < TASKS_MAX) {
+		snprintf(tasks[ntasks].name, sizeof(tasks[ntasks].name), "%s", d->name);
+		tasks[ntasks++].ent = ent;
+	}
 }
 
 /* Programs that care define hr_child_ended; the weak default does nothing. */
@@ -169,11 +180,18 @@ on_kevent(const struct hr_kevent *ev)
 	}
 }
 
+_Noreturn void
+subsys_exit(int more_failures)
+{
+	failures += more_failures;
+	printf("[%s] finished (%d failure%s)\n", me, failures, failures == 1 ? "" : "s");
+	exit(failures ? 1 : 0);
+}
+
 static void
 on_finished(void)
 {
-	printf("[%s] finished (%d failure%s)\n", me, failures, failures == 1 ? "" : "s");
-	exit(failures ? 1 : 0);
+	subsys_exit(0);
 }
 
 static const struct sched_hooks hooks = { on_kevent, on_finished, delegate_turn };
@@ -205,6 +223,31 @@ subsys_child_slot(const char *name)
 {
 	struct child *c = child_by_name(name);
 	return c ? c->ctor.slot : HR_ENOENT;
+}
+
+long
+subsys_entity(const char *name)
+{
+	struct child *c = child_by_name(name);
+
+	if (c)
+		return c->ent >= 0 ? c->ent : HR_ENOENT;
+	for (unsigned i = 0; i < ntasks; i++)
+		if (!strcmp(tasks[i].name, name))
+			return sched_ent(tasks[i].ent) ? tasks[i].ent : HR_ENOENT;
+	return HR_ENOENT;
+}
+
+long
+subsys_rebind_cpu(const char *name, uint32_t budget, uint32_t period, char *why, size_t len)
+{
+	struct child *c = child_by_name(name);
+
+	if (!c) {
+		snprintf(why, len, "no child called '%s'", name);
+		return HR_ENOENT;
+	}
+	return delegate_cpu_rebind(c, budget, period, why, len);
 }
 
 long

@@ -7,6 +7,7 @@
 #ifndef RM_SUBSYS_H
 #define RM_SUBSYS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct hr_task {
@@ -20,6 +21,14 @@ struct hr_task {
 		__attribute__((section("hr_tasks"), used, aligned(8))) = { #fn, fn }
 
 _Noreturn void subsys_main(void);
+/* Report "[name] finished (N failures)", counting more_failures too, and end the
+ * subsystem (its exit status: 0 if there were none). */
+_Noreturn void subsys_exit(int more_failures);
+
+/* The scheduler entity (sched.h) of our child or task called name, or HR_ENOENT. */
+long subsys_entity(const char *name);
+/* Change the CPU reservation of our child called name (delegate_cpu_rebind). */
+long subsys_rebind_cpu(const char *name, uint32_t budget, uint32_t period, char *why, size_t len);
 
 /* Our COMP capability slot for the child called name (tests alias into it directly), or
  * HR_ENOENT. */

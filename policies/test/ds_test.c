@@ -277,6 +277,23 @@ TEST(ds_eligible_follows_block_budget_and_replenishment)
 	CHECK(!s.pol->eligible(s.st, POL_MAX + 3, 10));
 }
 
+TEST(ds_budget_left_counts_down_and_refills_even_while_blocked)
+{
+	sim_init(&s, "ds", 0, 0);
+	sim_add(&s, 0, 1, RES_DEFERRABLE, 4, 10);
+	sim_add(&s, 1, 2, RES_NONE, 0, 0);
+	CHECK_EQ(s.pol->budget_left(s.st, 0, 0), 4);
+	s.pol->charge(s.st, 0, 3, 3);
+	s.pol->block(s.st, 0, 3);
+	CHECK_EQ(s.pol->budget_left(s.st, 0, 5), 1); /* blocked: still what it has left */
+	s.pol->charge(s.st, 0, 1, 6);
+	CHECK_EQ(s.pol->budget_left(s.st, 0, 6), 0);
+	CHECK_EQ(s.pol->budget_left(s.st, 0, 10), 4);	       /* the next period */
+	CHECK_EQ(s.pol->budget_left(s.st, 1, 10), UINT64_MAX); /* no server */
+	CHECK_EQ(s.pol->budget_left(s.st, 7, 10), 0);	       /* unknown */
+	CHECK_EQ(s.pol->budget_left(s.st, POL_MAX + 3, 10), 0);
+}
+
 TEST(fprr_eligible_is_runnable)
 {
 	sim_init(&s, "fprr", 0, 0);
