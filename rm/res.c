@@ -33,6 +33,16 @@ res_get(const struct res_mgr *m, uint32_t owner, long id)
 	return lookup(m, owner, id);
 }
 
+static unsigned
+owned(const struct res_mgr *m, uint32_t owner)
+{
+	unsigned n = 0;
+
+	for (long id = 0; id < RES_MAX; id++)
+		n += m->r[id].used && m->r[id].owner == owner;
+	return n;
+}
+
 long
 res_create(struct res_mgr *m, uint32_t owner, uint32_t kind, uint32_t family)
 {
@@ -40,6 +50,8 @@ res_create(struct res_mgr *m, uint32_t owner, uint32_t kind, uint32_t family)
 		return HR_EINVAL;
 	if (kind == RES_DEFERRABLE && family != RES_CPU)
 		return HR_EINVAL;
+	if (owner != RES_OWNER_SELF && owned(m, owner) >= RES_PER_CHILD)
+		return HR_ENOMEM;
 	for (long id = 0; id < RES_MAX; id++) {
 		if (m->r[id].used)
 			continue;

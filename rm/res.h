@@ -19,6 +19,7 @@
 enum res_family { RES_MEM = 1, RES_CPU = 2, RES_IO = 3 };
 
 #define RES_MAX	       64
+#define RES_PER_CHILD  8 /* records one child may hold: a flood cannot fill the book */
 #define RES_OWNER_SELF 0 /* the subsystem's own tasks; children are 1 .. */
 
 struct res_spec {

@@ -397,10 +397,31 @@ idle(uint64_t now)
 	hr_event_wait();
 }
 
+/*
+ * The policy's choice at now.  A server left with less budget than our timer can resolve
+ * (MIN_GAP) forfeits the rest, charged as if used: what remains is about what the switch
+ * to it costs, and running it out would take a timer and a turn of its own, or overrun
+ * by up to MIN_GAP.  The policy still sees its budget as received (no miss).
+ */
+static int32_t
+pick(uint64_t now)
+{
+	for (;;) {
+		int32_t id = pol->pick(state, now);
+		uint64_t left;
+		if (id == POL_IDLE || (left = pol->budget_left(state, (uint32_t) id, now)) >=
+					      tick_tsc / MIN_GAP_PER_TICK)
+			return id;
+		pol->charge(state, (uint32_t) id, left, now);
+	}
+}
+
 /* One turn: learn what happened, then pick; returns the entity to run or POL_IDLE. */
 static int32_t
 decide(uint64_t now)
 {
+	int32_t id;
+
 	charge(now);
 	kernel_events();
 	if (hr_region()->pevt)
@@ -412,8 +433,9 @@ decide(uint64_t now)
 	timers(now);
 	if (idle_forever())
 		hooks->finished();
-	publish(now);
-	return pol->pick(state, now);
+	id = pick(now);
+	publish(now); /* after pick: what it forfeited must not run */
+	return id;
 }
 
 _Noreturn void

@@ -38,8 +38,19 @@ TEST(create_fails_when_the_book_is_full)
 {
 	fresh(100);
 	for (int i = 0; i < RES_MAX; i++)
+		CHECK(res_create(&m, RES_OWNER_SELF, RES_HARD, RES_MEM) >= 0);
+	CHECK_EQ(res_create(&m, RES_OWNER_SELF, RES_HARD, RES_MEM), HR_ENOMEM);
+}
+
+TEST(one_child_cannot_fill_the_book)
+{
+	fresh(100);
+	for (int i = 0; i < RES_PER_CHILD; i++)
 		CHECK(res_create(&m, 1, RES_HARD, RES_MEM) >= 0);
 	CHECK_EQ(res_create(&m, 1, RES_HARD, RES_MEM), HR_ENOMEM);
+	CHECK(res_create(&m, 2, RES_HARD, RES_MEM) >= 0); /* its siblings still can */
+	res_delete(&m, 1, 0);
+	CHECK(res_create(&m, 1, RES_HARD, RES_MEM) >= 0);
 }
 
 TEST(hard_memory_admitted_up_to_capacity_and_not_beyond)

@@ -14,11 +14,11 @@
  * and test lines: every measured share within 2 points of budget/period, and no deadline
  * miss for any server.  The same program runs the child: it only has other tasks.
  */
+#include "rm/cpuwatch.h"
+#include "rm/report.h"
 #include "rm/runtime.h"
 #include "rm/sched.h"
 #include "rm/subsys.h"
-#include "rm/desc.h"
-#include "rm/report.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -32,45 +32,10 @@
 
 static const uint32_t be_periods[] = { 8, 16, 32 }; /* the child's period in each phase */
 
-struct resv {
-	const char *name;
-	uint32_t budget, period;
-	long ent;
-	uint64_t phase_start, last; /* consumed at the phase's start, at the last sample */
-	uint32_t misses;
-};
-
-static struct resv res[RES_MAX];
+static struct cpuwatch res[RES_MAX];
+static uint32_t misses[RES_MAX];
 static unsigned nres;
 static int fails;
-
-/* Every reservation our descriptor gives a child or task of ours. */
-static void
-find_reservations(void)
-{
-	const char *why;
-	const void *fdt = desc_self(&why);
-	struct desc_node d;
-
-	for (int n = fdt ? desc_child(fdt, 0) : -1; n >= 0 && nres < RES_MAX;
-	     n = desc_sibling(fdt, n)) {
-		if (desc_read(fdt, n, &d, &why) || !d.cpu_kind)
-			continue;
-		res[nres] = (struct resv){ .name = d.name,
-					   .budget = d.budget,
-					   .period = d.period,
-					   .ent = subsys_entity(d.name) };
-		if (res[nres].ent < 0)
-			hr_die("reservation '%s' has no scheduler entity", d.name);
-		nres++;
-	}
-}
-
-static double
-pct(uint64_t part, uint64_t whole)
-{
-	return whole ? 100.0 * (double) part / (double) whole : 0;
-}
 
 static void
 sleep_until(uint64_t t)
@@ -83,35 +48,28 @@ sleep_until(uint64_t t)
 static void
 run_phase(int phase, uint64_t start)
 {
-	uint64_t t0 = hr_tsc(), prev = t0, tick = hr_tick_tsc();
+	uint64_t tick = hr_tick_tsc(), t0 = cpuwatch_open(res, nres), prev = t0;
 
-	for (unsigned i = 0; i < nres; i++)
-		res[i].phase_start = res[i].last = sched_consumed(res[i].ent);
 	for (int k = 1; k <= PHASE_TICKS / SAMPLE_TICKS; k++) {
 		sleep_until(t0 + (uint64_t) k * SAMPLE_TICKS * tick);
 		uint64_t now = hr_tsc();
-		for (unsigned i = 0; i < nres; i++) {
-			uint64_t c = sched_consumed(res[i].ent);
+		for (unsigned i = 0; i < nres; i++)
 			printf("series util t=%lu res=%s pct=%.2f\n",
 			       (unsigned long) ((now - start) / tick), res[i].name,
-			       pct(c - res[i].last, now - prev));
-			res[i].last = c;
-		}
+			       cpuwatch_sample(&res[i], now - prev));
 		prev = now;
 	}
 	for (unsigned i = 0; i < nres; i++) {
-		struct resv *r = &res[i];
-		double expected = pct(r->budget, r->period);
-		double measured = pct(r->last - r->phase_start, prev - t0);
+		struct cpuwatch *r = &res[i];
+		double expected = cpuwatch_expected(r), measured = cpuwatch_share(r, t0);
 		char name[64];
-		printf("bench util res=%s period=%u phase=%d expected=%.2f measured=%.2f unit=pct\n",
+		printf("bench util res=%s period=%u phase=%d expected=%.2f measured=%.2f "
+		       "unit=pct\n",
 		       r->name, r->period, phase, expected, measured);
 		snprintf(name, sizeof(name), "util_%s_phase%d_within_2_points", r->name, phase);
-		fails += !hr_report(name,
-				    measured >= expected - TOLERANCE &&
-					    measured <= expected + TOLERANCE,
+		fails += !hr_report(name, cpuwatch_near(measured, expected, TOLERANCE),
 				    "expected %.2f%%, measured %.2f%%", expected, measured);
-		r->misses += sched_misses(r->ent);
+		misses[i] += sched_misses(r->ent);
 	}
 }
 
@@ -122,18 +80,18 @@ controller(void *arg)
 	char why[160];
 
 	(void) arg;
-	find_reservations();
+	nres = cpuwatch_find(res, RES_MAX);
 	sleep_until(hr_tsc() + WARMUP_TICKS * hr_tick_tsc());
 	start = hr_tsc();
 	for (int p = 0; p < (int) (sizeof(be_periods) / sizeof(be_periods[0])); p++) {
 		for (unsigned i = 0; i < nres; i++) {
-			struct resv *r = &res[i];
+			struct cpuwatch *r = &res[i];
 			if (strcmp(r->name, REBOUND) || r->period == be_periods[p])
 				continue;
 			long e = subsys_rebind_cpu(r->name, r->budget, be_periods[p], why,
 						   sizeof(why));
-			fails += !hr_report("rebind_best_effort_server", e == 0,
-					    "to %u/%u: %s", r->budget, be_periods[p], why);
+			fails += !hr_report("rebind_best_effort_server", e == 0, "to %u/%u: %s",
+					    r->budget, be_periods[p], why);
 			if (!e)
 				r->period = be_periods[p];
 		}
@@ -142,8 +100,7 @@ controller(void *arg)
 	for (unsigned i = 0; i < nres; i++) {
 		char name[64];
 		snprintf(name, sizeof(name), "no_deadline_misses_%s", res[i].name);
-		fails += !hr_report(name, res[i].misses == 0, "%u periods short of budget",
-				    res[i].misses);
+		fails += !hr_report(name, misses[i] == 0, "%u periods short of budget", misses[i]);
 	}
 	subsys_exit(fails);
 }

@@ -1,0 +1,34 @@
+/*
+ * cpuwatch.h - what CPU each reservation of this subsystem actually receives, from the
+ * kernel's accounting of its scheduler entity (sched_consumed): for the experiments and
+ * tests that check that reservations hold (rtmix, rogue).  Call from a task of ours.
+ */
+#ifndef RM_CPUWATCH_H
+#define RM_CPUWATCH_H
+
+#include <stdint.h>
+
+struct cpuwatch {
+	const char *name;	 /* the child or task, as the manifest names it */
+	uint32_t budget, period; /* its reservation, in ticks */
+	long ent;		 /* its scheduler entity; negative if gone (receives 0) */
+	uint64_t from;		 /* CPU charged to it when the window opened (TSC ticks) */
+	uint64_t last;		 /* ... when cpuwatch_sample last looked */
+};
+
+/* Every child or task of ours that our descriptor gives a CPU reservation, up to max:
+ * how many. */
+unsigned cpuwatch_find(struct cpuwatch *w, unsigned max);
+/* Open a window for w[0..n) now: the TSC. */
+uint64_t cpuwatch_open(struct cpuwatch *w, unsigned n);
+/* CPU charged to w since the last sample (or the window's opening), as a percentage of
+ * `elapsed` TSC ticks; moves the sample point to now. */
+double cpuwatch_sample(struct cpuwatch *w, uint64_t elapsed);
+/* Its share of the window so far, opened at TSC t0, in percent. */
+double cpuwatch_share(const struct cpuwatch *w, uint64_t t0);
+/* budget/period in percent. */
+double cpuwatch_expected(const struct cpuwatch *w);
+/* Is got within tolerance percentage points of want? */
+int cpuwatch_near(double got, double want, double tolerance);
+
+#endif

@@ -1,0 +1,243 @@
+/*
+ * rogue - child schedulers that misbehave, and a parent that checks they change nothing
+ * (MANIFEST: image test-robust).
+ *
+ * The root (EDF) serves a real-time task in a hard server and a well-behaved child "good"
+ * (its own scheduler, one spinning task) in a deferrable server; beside them, each in a
+ * small deferrable server of its own, child subsystems whose scheduler (args) is:
+ *   spin     never yields: its only thread spins from the start
+ *   fault    faults at once
+ *   foreign  tries to dispatch, wake, grant, revoke, promote and demote threads and
+ *            components that are not its own, then spins
+ *   forge    makes itself an event thread and then, forever, fills the region it shares
+ *            with the kernel and the page it shares with its parent with garbage, sets
+ *            its timer anywhere and then soon, waits for events (going idle, so that its
+ *            parent hears of it every time) and switches at random
+ *   flood    invokes its parent's services with random requests, forever
+ * The root's task "watch" measures for a while what each reservation receives
+ * (cpuwatch.h) and reports: the real-time task and "good" get their share within 2
+ * points and miss no period; no rogue gets more than its server; the faulting one was
+ * reported.  Rogues report what they saw refused.
+ */
+#include "rm/caps.h"
+#include "rm/cpuwatch.h"
+#include "rm/desc.h"
+#include "rm/parent.h"
+#include "rm/report.h"
+#include "rm/runtime.h"
+#include "rm/sched.h"
+#include "rm/subsys.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define RES_MAX	     12
+#define WARMUP_TICKS 100
+#define WINDOW_TICKS 500
+#define TOLERANCE    2.0
+
+static uint64_t seed = 0x2545f4914f6cdd1dull;
+static volatile int fault_reported;
+
+static uint64_t
+rnd(void)
+{
+	seed ^= seed << 13;
+	seed ^= seed >> 7;
+	seed ^= seed << 17;
+	return seed;
+}
+
+_Noreturn static void
+spin(void)
+{
+	for (volatile uint64_t n = 0;; n++)
+		;
+}
+
+/* ---- the root's side --------------------------------------------------------------- */
+
+static int
+rogue(const char *name)
+{
+	return strcmp(name, "rt") && strcmp(name, "good");
+}
+
+static void
+watch(void *arg)
+{
+	struct cpuwatch w[RES_MAX];
+	unsigned n = cpuwatch_find(w, RES_MAX);
+	uint64_t t0;
+	int fails = 0;
+	char name[64];
+
+	(void) arg;
+	sched_sleep(hr_tsc() + WARMUP_TICKS * hr_tick_tsc());
+	t0 = cpuwatch_open(w, n);
+	for (uint64_t end = t0 + WINDOW_TICKS * hr_tick_tsc(); hr_tsc() < end;)
+		sched_sleep(end);
+	for (unsigned i = 0; i < n; i++) {
+		double got = cpuwatch_share(&w[i], t0), want = cpuwatch_expected(&w[i]);
+		printf("bench robust res=%s expected=%.2f measured=%.2f unit=pct\n", w[i].name,
+		       want, got);
+		if (rogue(w[i].name)) {
+			snprintf(name, sizeof(name), "robust_%s_held_to_its_server", w[i].name);
+			fails += !hr_report(name, got <= want + TOLERANCE,
+					    "%.2f%% for a server of %.2f%%", got, want);
+			continue;
+		}
+		snprintf(name, sizeof(name), "robust_%s_keeps_its_share", w[i].name);
+		fails += !hr_report(name, cpuwatch_near(got, want, TOLERANCE),
+				    "expected %.2f%%, measured %.2f%%", want, got);
+		snprintf(name, sizeof(name), "robust_%s_misses_no_period", w[i].name);
+		fails += !hr_report(name, sched_misses(w[i].ent) == 0,
+				    "%u periods short of budget", sched_misses(w[i].ent));
+	}
+	fails += !hr_report("robust_faulting_scheduler_reported", fault_reported,
+			    "no fault heard from 'fault'");
+	subsys_exit(fails);
+}
+HR_TASK(watch);
+
+/* The faulting rogue is expected to fault (the subsystem already counted it): it is not
+ * one of our failures if it did. */
+void
+hr_child_ended(const char *name, int faulted, long status)
+{
+	(void) status;
+	if (!strcmp(name, "fault") && faulted)
+		fault_reported = 1;
+}
+
+/* The real-time task, and the one of "good": CPU-bound, never blocking. */
+static void
+spin_task(void *arg)
+{
+	(void) arg;
+	spin();
+}
+HR_TASK(spin_task);
+
+/* ---- the rogues -------------------------------------------------------------------- */
+
+/* How many of tries calls of op on everything not ours succeeded (must be none). */
+static void
+refused(const char *what, long (*op)(long a, long b), long self)
+{
+	int wrong = 0;
+	char name[64];
+
+	for (long a = 0; a < HR_THD_MAX; a++)
+		for (long b = 0; b < 8; b++)
+			if (a != self && op(a, b) == 0)
+				wrong++;
+	snprintf(name, sizeof(name), "rogue_foreign_%s_refused", what);
+	hr_report(name, wrong == 0, "%d calls succeeded", wrong);
+}
+
+static long
+do_switch(long a, long b)
+{
+	return hr_thd_switch(a, b & 1 ? HR_SW_BLOCK : 0);
+}
+static long
+do_wakeup(long a, long b)
+{
+	return b ? HR_EINVAL : hr_thd_wakeup(a);
+}
+static long
+do_grant(long a, long b)
+{
+	return hr_sched_grant(a, b);
+}
+static long
+do_revoke(long a, long b)
+{
+	return b ? HR_EINVAL : hr_sched_revoke(a);
+}
+static long
+do_promote(long a, long b)
+{
+	return hr_sched_promote(b, a);
+}
+static long
+do_demote(long a, long b)
+{
+	return a ? HR_EINVAL : hr_sched_demote(b);
+}
+static long
+do_pevt(long a, long b)
+{
+	return a > 1 ? HR_EINVAL : hr_sched_pevt(b, a);
+}
+
+_Noreturn static void
+foreign(void)
+{
+	long self = hr_thd_self();
+
+	refused("switch", do_switch, self);
+	refused("wakeup", do_wakeup, self);
+	refused("grant", do_grant, self);
+	refused("revoke", do_revoke, self);
+	refused("promote", do_promote, self);
+	refused("demote", do_demote, self);
+	refused("pevt", do_pevt, self);
+	spin();
+}
+
+_Noreturn static void
+forge(void)
+{
+	uint64_t *region = (uint64_t *) HR_VA_SCHED, *pcb = (uint64_t *) HR_VA_PCB;
+	long self = hr_thd_self();
+
+	hr_report("rogue_forger_becomes_event_thread", hr_sched_event(self) == 0, "refused");
+	for (;;) {
+		for (uint64_t i = 0; i < HR_SCHED_REGION_PAGES * 512; i += 1 + rnd() % 8)
+			region[i] = rnd();
+		for (uint64_t i = 0; i < 512; i += 1 + rnd() % 4)
+			pcb[i] = rnd();
+		hr_timer_next((long) rnd());
+		/* but come back soon (or at once): a rogue that sleeps for ever harms no one */
+		hr_timer_next((long) (hr_tsc() + rnd() % (2 * hr_tick_tsc())));
+		hr_event_wait();
+		hr_thd_switch((long) (rnd() % HR_THD_MAX), (long) (rnd() % 64));
+	}
+}
+
+_Noreturn static void
+flood(void)
+{
+	uint64_t top = HR_VA_MEM + hr_bootinfo()->mem_pages * HR_PAGE_SIZE;
+
+	for (;;) {
+		long op = (long) (rnd() % (PI_OP_END + 2)), a[3];
+		for (int i = 0; i < 3; i++)
+			a[i] = rnd() % 2 ? (long) (rnd() % 100) : (long) rnd();
+		if (op == PI_SLEEP)
+			a[0] = (long) (hr_tsc() + rnd() % hr_tick_tsc());
+		if (op == PI_MEM_RETURN && (uint64_t) a[0] < top)
+			a[0] = (long) top; /* never our own pages: that would only hurt us */
+		hr_invoke(HR_CAP_PARENT, op, a[0], a[1], a[2]);
+	}
+}
+
+int
+hr_main(void)
+{
+	const char *role = desc_args();
+
+	if (!strcmp(role, "spin"))
+		spin();
+	if (!strcmp(role, "fault"))
+		*(volatile int *) 0 = 1;
+	if (!strcmp(role, "foreign"))
+		foreign();
+	if (!strcmp(role, "forge"))
+		forge();
+	if (!strcmp(role, "flood"))
+		flood();
+	subsys_main(); /* the root, and "good" */
+}
