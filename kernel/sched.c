@@ -153,6 +153,8 @@ sched_make(struct comp *c, struct comp *parent, struct thd *cs)
 	if (cs) {
 		cs->chain[c->depth] = c;
 		cs->depth = c->depth;
+		if (parent) /* the parent sees it now as the child's c^s, no longer its own */
+			parent->region->slot[cs->id].flags = HR_SLOT_CS;
 		sched_publish(cs);
 	}
 	return 0;

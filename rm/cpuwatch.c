@@ -19,8 +19,7 @@ cpuwatch_find(struct cpuwatch *w, unsigned max)
 	struct desc_node d;
 	unsigned n = 0;
 
-	for (int k = fdt ? desc_child(fdt, 0) : -1; k >= 0 && n < max;
-	     k = desc_sibling(fdt, k)) {
+	for (int k = fdt ? desc_child(fdt, 0) : -1; k >= 0 && n < max; k = desc_sibling(fdt, k)) {
 		if (desc_read(fdt, k, &d, &why) || !d.cpu_kind)
 			continue;
 		w[n] = (struct cpuwatch){ .name = d.name,

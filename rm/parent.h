@@ -20,7 +20,10 @@ enum pi_op {
 	PI_MEM_RETURN = 9, /* a1 address, a2 pages: give back pages of our window */
 	PI_MEM_SHARE = 10, /* a1 a2: a sibling's name (packed, 16 bytes), a3 pages -> address */
 	PI_EVENTS = 11,	   /* child scheduler: next event, (type << 32) | tid, or 0 (events.h) */
-	PI_OP_END
+	PI_OP_END,
+	/* operations from here to HR_EXPORT_MAX-1 are the program's own: it may hr_export
+	 * services of its own for its children (test programs do) */
+	PI_PROGRAM = 16
 };
 
 /*

@@ -91,8 +91,8 @@ watch(void *arg)
 		fails += !hr_report(name, cpuwatch_near(got, want, TOLERANCE),
 				    "expected %.2f%%, measured %.2f%%", want, got);
 		snprintf(name, sizeof(name), "robust_%s_misses_no_period", w[i].name);
-		fails += !hr_report(name, sched_misses(w[i].ent) == 0,
-				    "%u periods short of budget", sched_misses(w[i].ent));
+		fails += !hr_report(name, sched_misses(w[i].ent) == 0, "%u periods short of budget",
+				    sched_misses(w[i].ent));
 	}
 	fails += !hr_report("robust_faulting_scheduler_reported", fault_reported,
 			    "no fault heard from 'fault'");

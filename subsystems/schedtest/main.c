@@ -1,0 +1,305 @@
+/*
+ * schedtest - the scheduler tree at work across subsystems (MANIFEST: image test-sched).
+ *
+ * Root tasks and children (args say which role a child plays):
+ *   tree_tests  (root) takes a blocked task thread of "kid-a" back (revoke) and hands it
+ *               back (grant), checking every refusal on the way; demotes "kid-b", whose
+ *               own child "kid-b1" must come back with it; then waits for the others.
+ *   pi_high, pi_mid (root) and "pikid": pikid's thread takes a lock of ours inside our
+ *               service PI_HOLD and works a while; pi_high then wants the lock while
+ *               pi_mid, more urgent than pikid, is runnable: pi_high must get the lock
+ *               after pikid's work, not after pi_mid's (priority inheritance through the
+ *               dependency link), and pi_mid must not run meanwhile.
+ *   "evkid"     a subsystem whose thread sleeps inside its parent again and again
+ *               (pi_sleep): its scheduler hears of the block and the wake-up through the
+ *               event protocol, runs its other thread meanwhile, cannot lift its parent's
+ *               block itself, and never loses a wake-up.
+ */
+#include "rm/caps.h"
+#include "rm/desc.h"
+#include "rm/export.h"
+#include "rm/parent.h"
+#include "rm/report.h"
+#include "rm/runtime.h"
+#include "rm/sched.h"
+#include "rm/subsys.h"
+#include "rm/tls.h"
+
+#include <stdio.h>
+#include <string.h>
+
+enum { PI_TELL = PI_PROGRAM, PI_HOLD }; /* our own services for our children */
+
+#define HOLD_WORK    1000000 /* iterations pikid works with the lock held (a few ms) */
+#define MID_TICKS    50	     /* what pi_mid spins once woken */
+#define SLEEPS	     40
+#define TIMEOUT_TICK 5000
+
+static int fails;
+
+static int
+check(const char *name, int ok, const char *why)
+{
+	fails += !hr_report(name, ok, "%s", why);
+	return ok;
+}
+
+static void
+nap(void)
+{
+	sched_sleep(hr_tsc() + hr_tick_tsc());
+}
+
+/* ---- root: services for the children ----------------------------------------------- */
+
+static volatile long told_tid;	   /* kid-a's task thread, as it told us */
+static struct hr_lock pi_lock;	   /* what pikid holds inside PI_HOLD */
+static volatile int held, pi_done; /* pikid holds it now; pi test over */
+static volatile uint32_t mid_tid;
+static volatile uint64_t mid_count;
+static volatile int evkid_ended, kid_b_faulted;
+
+static long
+op_tell(long a1, long a2, long a3, uint64_t badge, uint32_t caller)
+{
+	(void) a2, (void) a3, (void) badge, (void) caller;
+	told_tid = a1;
+	return 0;
+}
+
+static long
+op_hold(long a1, long a2, long a3, uint64_t badge, uint32_t caller)
+{
+	volatile uint64_t n = 0;
+
+	(void) a1, (void) a2, (void) a3, (void) badge, (void) caller;
+	hr_lock_take(&pi_lock);
+	held = 1;
+	for (long i = 0; i < HOLD_WORK; i++)
+		n++;
+	held = 0;
+	hr_lock_give(&pi_lock);
+	return 0;
+}
+
+void
+hr_child_ended(const char *name, int faulted, long status)
+{
+	if (!strcmp(name, "evkid"))
+		evkid_ended = 1 + (faulted || status);
+	if (!strcmp(name, "kid-b") && faulted)
+		kid_b_faulted = 1; /* its scheduler lost its region when we demoted it */
+}
+
+/* ---- root: grant, revoke, demote --------------------------------------------------- */
+
+static unsigned
+owned_slots(void)
+{
+	unsigned n = 0;
+
+	for (int i = 1; i < HR_THD_MAX; i++)
+		n += (hr_region()->slot[i].flags & HR_SLOT_OWNED) != 0;
+	return n;
+}
+
+static void
+grant_revoke(void)
+{
+	long a = subsys_child_slot("kid-a"), b = subsys_child_slot("kid-b");
+	long t;
+	char why[80];
+
+	for (int i = 0; i < 200 && !told_tid; i++)
+		nap();
+	t = told_tid;
+	if (!check("kid_a_told_its_thread", t > 0, "kid-a never told us"))
+		return;
+	snprintf(why, sizeof(why), "thread %ld", t);
+	check("revoke_takes_a_thread_back_from_a_child", hr_sched_revoke(t) == 0, why);
+	check("revoke_of_a_thread_not_granted_below_refused", hr_sched_revoke(t) == HR_EPERM,
+	      why);
+	check("grant_only_into_the_threads_home", hr_sched_grant(t, b) == HR_EPERM, why);
+	check("grant_gives_it_back", hr_sched_grant(t, a) == 0, why);
+	check("grant_never_twice", hr_sched_grant(t, a) == HR_EPERM, why);
+	check("grant_never_to_a_sibling", hr_sched_grant(t, b) == HR_EPERM, why);
+	check("grant_of_the_running_thread_refused", hr_sched_grant(hr_thd_self(), a) != 0, why);
+}
+
+static void
+demote(void)
+{
+	long b = subsys_child_slot("kid-b");
+	unsigned before, after;
+	char why[80];
+
+	for (int i = 0; i < 20; i++)
+		nap(); /* kid-b1 is built by then */
+	before = owned_slots();
+	check("demote_a_child_scheduler", hr_sched_demote(b) == 0, "refused");
+	after = owned_slots();
+	snprintf(why, sizeof(why), "threads we own: %u before, %u after", before, after);
+	/* kid-b's c^s and task, and kid-b1's c^s and task, are all ours again */
+	check("demotion_returns_the_whole_subtree", after >= before + 4, why);
+	check("demote_twice_refused", hr_sched_demote(b) == HR_ECAP, "accepted");
+}
+
+static void
+tree_tests(void *arg)
+{
+	(void) arg;
+	if (hr_export(PI_TELL, op_tell) || hr_export(PI_HOLD, op_hold))
+		hr_die("cannot export our test services");
+	grant_revoke();
+	demote();
+	for (int i = 0; i < TIMEOUT_TICK && (!evkid_ended || !pi_done || !kid_b_faulted); i++)
+		nap();
+	check("evkid_finished_well", evkid_ended == 1, evkid_ended ? "it failed" : "not yet");
+	check("demoted_child_lost_its_scheduler", kid_b_faulted, "it went on");
+	check("pi_test_done", pi_done, "not yet");
+	subsys_exit(fails - !!kid_b_faulted); /* that fault was ours to cause */
+}
+HR_TASK(tree_tests);
+
+/* ---- root: priority inheritance ---------------------------------------------------- */
+
+static void
+pi_high(void *arg)
+{
+	uint64_t t0, waited, mid_before;
+	char why[120];
+
+	(void) arg;
+	for (int i = 0; i < 2000 && !held; i++)
+		sched_sleep(hr_tsc() + hr_tick_tsc() / 4);
+	if (!check("pi_child_holds_our_lock", held, "pikid never took it")) {
+		pi_done = 1;
+		return;
+	}
+	while (!mid_tid)
+		nap();
+	sched_wake_thread(mid_tid); /* more urgent than pikid: without inheritance it would
+				       run before pikid could finish and let go */
+	mid_before = mid_count;
+	t0 = hr_tsc();
+	hr_lock_take(&pi_lock);
+	waited = hr_tsc() - t0;
+	hr_lock_give(&pi_lock);
+	snprintf(why, sizeof(why), "waited %lu ticks, pi_mid ran %lu times meanwhile",
+		 (unsigned long) (waited / hr_tick_tsc()), (unsigned long) (mid_count - mid_before));
+	check("pi_waiter_gets_the_lock_after_the_holders_work", waited < 20 * hr_tick_tsc(), why);
+	check("pi_middle_priority_does_not_run_meanwhile", mid_count == mid_before, why);
+	pi_done = 1;
+}
+HR_TASK(pi_high);
+
+static void
+pi_mid(void *arg)
+{
+	(void) arg;
+	mid_tid = tls_tid();
+	sched_block_self();
+	for (uint64_t end = hr_tsc() + MID_TICKS * hr_tick_tsc(); hr_tsc() < end;)
+		mid_count++;
+}
+HR_TASK(pi_mid);
+
+/* ---- children --------------------------------------------------------------------- */
+
+/* kid-a's task: tell our parent who we are, then block for good. */
+static void
+kid_task(void *arg)
+{
+	(void) arg;
+	while (hr_invoke(HR_CAP_PARENT, PI_TELL, tls_tid(), 0, 0) == HR_ENOSYS)
+		nap();
+	sched_block_self();
+}
+HR_TASK(kid_task);
+
+/* kid-b's and kid-b1's task: sleep forever, a tick at a time. */
+static void
+idle_task(void *arg)
+{
+	(void) arg;
+	for (;;)
+		nap();
+}
+HR_TASK(idle_task);
+
+/* pikid's task: hold our parent's lock through its service. */
+static void
+pi_hold(void *arg)
+{
+	(void) arg;
+	for (int i = 0; i < 5; i++)
+		nap();
+	while (hr_invoke(HR_CAP_PARENT, PI_HOLD, 0, 0, 0) == HR_ENOSYS)
+		nap();
+}
+HR_TASK(pi_hold);
+
+static volatile uint32_t sleeper_tid;
+static volatile int long_sleep, sleeps_done;
+static volatile uint64_t work_count;
+static volatile long lift_wakeup = 1, lift_switch = 1; /* what our attempts returned */
+
+/* evkid's high-priority thread: sleeps in our parent, short and long. */
+static void
+ev_sleeper(void *arg)
+{
+	int early = 0, late = 0;
+	uint64_t worked;
+	char why[120];
+
+	(void) arg;
+	sleeper_tid = tls_tid();
+	for (int i = 0; i < SLEEPS; i++) {
+		uint64_t until = hr_tsc() + (uint64_t) (i % 4) * hr_tick_tsc() / 2;
+		if (pi_sleep(until))
+			break;
+		early += hr_tsc() < until;
+		late += hr_tsc() > until + 2 * hr_tick_tsc();
+		sleeps_done++;
+	}
+	snprintf(why, sizeof(why), "%d of %d returned, %d early, %d late", sleeps_done, SLEEPS,
+		 early, late);
+	check("events_every_sleep_in_the_parent_returns", sleeps_done == SLEEPS, why);
+	check("events_sleep_in_the_parent_wakes_on_time", !early && !late, why);
+
+	worked = work_count;
+	long_sleep = 1;
+	pi_sleep(hr_tsc() + 5 * hr_tick_tsc());
+	long_sleep = 0;
+	snprintf(why, sizeof(why), "the other thread worked %lu times",
+		 (unsigned long) (work_count - worked));
+	check("events_child_runs_others_while_a_thread_sleeps_in_the_parent",
+	      work_count - worked > 100, why);
+	snprintf(why, sizeof(why), "wakeup %s, switch %s", hr_strerror(lift_wakeup),
+		 hr_strerror(lift_switch));
+	check("events_child_cannot_lift_its_parents_block",
+	      lift_wakeup == HR_EPERM && lift_switch != 0, why);
+	sleeps_done = -1;
+}
+HR_TASK(ev_sleeper);
+
+/* evkid's low-priority thread: works; tries to lift the parent's block once. */
+static void
+ev_worker(void *arg)
+{
+	(void) arg;
+	while (sleeps_done >= 0) {
+		work_count++;
+		if (long_sleep && lift_wakeup == 1) {
+			lift_wakeup = hr_thd_wakeup(sleeper_tid);
+			lift_switch = hr_thd_switch(sleeper_tid, 0);
+		}
+	}
+}
+HR_TASK(ev_worker);
+
+int
+hr_main(void)
+{
+	subsys_main();
+}
