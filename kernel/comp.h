@@ -54,7 +54,9 @@ struct comp {
 	uint8_t evt_pending; /* events arrived since the event thread last looked */
 	uint64_t wake_at;    /* TSC at which its timer is due (timer_next), 0 if none */
 	struct comp *armed_next, *armed_prev; /* on the list of armed timers while wake_at */
-	uint32_t ev_head; /* kernel copy of the ring head (the region copy is untrusted) */
+	uint64_t idle_gen; /* idle_ok holds while the kernel's idle_gen equals this */
+	uint8_t idle_ok;   /* its event thread may run on an idle CPU (sched_idle) */
+	uint32_t ev_head;  /* kernel copy of the ring head (the region copy is untrusted) */
 	uint32_t ev_lost;
 	struct hr_sched_region *region;
 	struct thd *cs;		 /* our child scheduler thread, as our parent sees it */

@@ -23,7 +23,11 @@ struct region_page {
 } __attribute__((aligned(4096)));
 
 static struct region_page regions[HR_COMP_MAX];
-static uint64_t since[HR_DEPTH_MAX + 1];
+static uint64_t since[HR_DEPTH_MAX + 1]; /* valid where since_gen[i] == open_gen */
+static uint64_t since_gen[HR_DEPTH_MAX + 1];
+static uint64_t open_gen;    /* bumped when every level opens at once ... */
+static uint64_t open_all_at; /* ... at this time */
+static uint64_t idle_gen;    /* bumped by every dispatch (sched_idle, preempts) */
 static uint64_t tsc_hz, tick_tsc;
 static struct hr_kinfo kinfo __attribute__((aligned(4096)));
 static uint64_t next_due = UINT64_MAX; /* no scheduler's timer is due before this */
@@ -109,6 +113,13 @@ diverge(const struct thd *a, const struct thd *b, int level)
 	return k;
 }
 
+/* When level i's slot was opened: its own stamp, or the last time every level opened. */
+static uint64_t
+opened(int i)
+{
+	return since_gen[i] == open_gen ? since[i] : open_all_at;
+}
+
 void
 sched_account(struct thd *from, struct thd *to, int level)
 {
@@ -117,10 +128,22 @@ sched_account(struct thd *from, struct thd *to, int level)
 
 	for (int i = k; from && i <= from->depth; i++) {
 		if (from->chain[i] && from->chain[i]->is_sched)
-			slot_of(from, i)->consumed += now - since[i];
+			slot_of(from, i)->consumed += now - opened(i);
 	}
-	for (int i = k; to && i <= to->depth; i++)
+	if (!to)
+		return;
+	idle_gen++; /* a thread runs: what sched_idle worked out no longer holds */
+	if (k == 0) {
+		/* every level opens now (from idle, or across the root's entities): one stamp
+		 * for all, whatever the depth */
+		open_gen++;
+		open_all_at = now;
+		return;
+	}
+	for (int i = k; i <= to->depth; i++) {
 		since[i] = now;
+		since_gen[i] = open_gen;
+	}
 }
 
 long
@@ -217,10 +240,11 @@ static int
 preempts(const struct thd *e, const struct thd *t)
 {
 	int k = t ? diverge(e, t, HR_DEPTH_MAX) : 0;
+	struct comp *s = e->chain[e->depth];
 	struct hr_slot *sl;
 
 	if (!t)
-		return may_run(e, 0);
+		return s->idle_gen == idle_gen ? s->idle_ok : may_run(e, 0);
 	if (k > e->depth || k > t->depth)
 		return 0; /* charged alike at every level: e is t */
 	sl = e->chain[k]->region->slot;
@@ -315,6 +339,21 @@ fire_due(uint64_t now)
 	}
 	next_due = next;
 	hw_deadline_set(next == UINT64_MAX ? 0 : next);
+}
+
+/*
+ * The CPU goes idle: until a thread runs again no published priority can change, so
+ * whether each armed scheduler may run (may_run, a walk up the tree) is worked out now,
+ * while there is nothing else to do, and its timer finds the answer ready.
+ */
+void
+sched_idle(void)
+{
+	idle_gen++;
+	for (struct comp *s = armed; s; s = s->armed_next) {
+		s->idle_ok = s->evt && may_run(s->evt, 0);
+		s->idle_gen = idle_gen;
+	}
 }
 
 void

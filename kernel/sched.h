@@ -31,6 +31,8 @@ void sched_activate(struct comp *s);
 void sched_tick(void);
 /* The deadline interrupt (hw_deadline_set) arrived: the same, without a tick. */
 void sched_deadline(void);
+/* The CPU is about to idle: prepare what an interrupt on an idle CPU needs. */
+void sched_idle(void);
 /* Map the kernel's clock page read-only into a new address space; 0 or HR_ENOMEM. */
 long sched_map_kinfo(uint64_t pgtbl);
 

@@ -123,6 +123,7 @@ _Noreturn void
 thd_idle(void)
 {
 	thd_stop();
+	sched_idle();
 	hw_idle();
 }
 

@@ -34,9 +34,10 @@ base_eligible(struct base *b, uint64_t now)
 {
 	uint64_t m = runq_runnable(&b->q);
 
-	for (uint32_t id = 0; id < POL_MAX; id++) {
-		base_advance(b, id, now);
-		if (served(b, id) && !b->srv[id].left)
+	POL_FOR_EACH(id, b->served)
+	{
+		base_advance(b, (uint32_t) id, now);
+		if (!b->srv[id].left)
 			m &= ~RUNQ_BIT(id);
 	}
 	return m;
@@ -47,9 +48,9 @@ base_exhausted(const struct base *b)
 {
 	uint64_t m = 0;
 
-	for (uint32_t id = 0; id < POL_MAX; id++)
-		if (served(b, id) && b->q.e[id].runnable && !b->srv[id].left)
-			m |= RUNQ_BIT(id);
+	POL_FOR_EACH(id, b->served & runq_runnable(&b->q))
+	if (!b->srv[id].left)
+		m |= RUNQ_BIT(id);
 	return m;
 }
 
@@ -145,7 +146,8 @@ base_is_eligible(void *st, uint32_t id, uint64_t now)
 
 	if (id >= POL_MAX || !runq_has(&b->q, id))
 		return 0;
-	return (base_eligible(b, now) & RUNQ_BIT(id)) != 0;
+	base_advance(b, id, now);
+	return b->q.e[id].runnable && (!served(b, id) || b->srv[id].left);
 }
 
 uint64_t

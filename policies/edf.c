@@ -21,13 +21,9 @@ select_server(const struct base *b, uint64_t elig)
 {
 	int32_t best = POL_IDLE;
 
-	elig &= b->served;
-	for (uint32_t id = 0; id < POL_MAX; id++) {
-		if (!(elig & RUNQ_BIT(id)))
-			continue;
-		if (best == POL_IDLE || b->srv[id].next < b->srv[best].next)
-			best = (int32_t) id;
-	}
+	POL_FOR_EACH(id, elig & b->served)
+	if (best == POL_IDLE || b->srv[id].next < b->srv[best].next)
+		best = (int32_t) id;
 	return best;
 }
 
@@ -67,9 +63,8 @@ edf_next_event(void *st, uint64_t now)
 	int32_t p = select_any(b, elig);
 
 	/* A refilled server may have the earliest deadline: every refill counts. */
-	for (uint32_t id = 0; id < POL_MAX; id++)
-		if (m & RUNQ_BIT(id))
-			t = pol_time_min(t, b->srv[id].next);
+	POL_FOR_EACH(id, m)
+	t = pol_time_min(t, b->srv[id].next);
 	if (p == POL_IDLE)
 		return t;
 	if (b->served & RUNQ_BIT(p))

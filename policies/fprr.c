@@ -28,11 +28,11 @@ fprr_pick(void *st, uint64_t now)
 static uint64_t
 next_refill(const struct base *b, int32_t p)
 {
-	uint64_t t = UINT64_MAX, m = base_exhausted(b);
+	uint64_t t = UINT64_MAX;
 
-	for (uint32_t id = 0; id < POL_MAX; id++)
-		if ((m & RUNQ_BIT(id)) && (p == POL_IDLE || b->q.e[id].prio <= b->q.e[p].prio))
-			t = pol_time_min(t, b->srv[id].next);
+	POL_FOR_EACH(id, base_exhausted(b))
+	if (p == POL_IDLE || b->q.e[id].prio <= b->q.e[p].prio)
+		t = pol_time_min(t, b->srv[id].next);
 	return t;
 }
 

@@ -68,6 +68,11 @@ struct policy {
 	uint32_t (*misses)(void *st, uint32_t id);
 };
 
+/* Each id whose bit is set in mask, lowest first (POL_MAX <= 64: masks are one word). */
+#define POL_FOR_EACH(id, mask)                                                           \
+	for (uint64_t m_ = (mask), id; m_ && ((id = (uint64_t) __builtin_ctzll(m_)), 1); \
+	     m_ &= m_ - 1)
+
 const struct policy *policy_find(const char *name); /* NULL if unknown */
 extern const struct policy policy_fprr, policy_ds, policy_edf;
 

@@ -53,6 +53,7 @@ runq_add(struct runq *q, uint32_t id, const struct pol_param *p)
 
 	e->used = 1;
 	e->runnable = 1;
+	q->runnable |= RUNQ_BIT(id);
 	e->prio = p->prio;
 	e->kind = p->kind;
 	runq_to_tail(q, id);
@@ -62,12 +63,14 @@ void
 runq_remove(struct runq *q, uint32_t id)
 {
 	memset(&q->e[id], 0, sizeof(q->e[id]));
+	q->runnable &= ~RUNQ_BIT(id);
 }
 
 void
 runq_block(struct runq *q, uint32_t id)
 {
 	q->e[id].runnable = 0;
+	q->runnable &= ~RUNQ_BIT(id);
 }
 
 void
@@ -77,6 +80,7 @@ runq_wake(struct runq *q, uint32_t id)
 	if (q->e[id].runnable)
 		return;
 	q->e[id].runnable = 1;
+	q->runnable |= RUNQ_BIT(id);
 	runq_to_tail(q, id);
 }
 
@@ -101,12 +105,7 @@ runq_slice_end(const struct runq *q, uint32_t id, uint64_t now)
 uint64_t
 runq_runnable(const struct runq *q)
 {
-	uint64_t m = 0;
-
-	for (uint32_t id = 0; id < POL_MAX; id++)
-		if (q->e[id].runnable)
-			m |= RUNQ_BIT(id);
-	return m;
+	return q->runnable;
 }
 
 /* 1 if a runs before b: most urgent level first, then the head of the level. */
@@ -123,22 +122,17 @@ runq_pick(const struct runq *q, uint64_t mask, int by_prio)
 {
 	int32_t best = POL_IDLE;
 
-	mask &= runq_runnable(q);
-	for (uint32_t id = 0; id < POL_MAX; id++) {
-		if (!(mask & RUNQ_BIT(id)))
-			continue;
-		if (best == POL_IDLE || before(&q->e[id], &q->e[best], by_prio))
-			best = (int32_t) id;
-	}
+	POL_FOR_EACH(id, mask & q->runnable)
+	if (best == POL_IDLE || before(&q->e[id], &q->e[best], by_prio))
+		best = (int32_t) id;
 	return best;
 }
 
 int
 runq_has_peer(const struct runq *q, uint32_t id, uint64_t mask, int by_prio)
 {
-	mask &= runq_runnable(q) & ~RUNQ_BIT(id);
-	for (uint32_t j = 0; j < POL_MAX; j++)
-		if ((mask & RUNQ_BIT(j)) && (!by_prio || q->e[j].prio == q->e[id].prio))
-			return 1;
+	POL_FOR_EACH(j, mask & q->runnable & ~RUNQ_BIT(id))
+	if (!by_prio || q->e[j].prio == q->e[id].prio)
+		return 1;
 	return 0;
 }

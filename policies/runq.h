@@ -26,8 +26,9 @@ struct runq_ent {
 
 struct runq {
 	struct runq_ent e[POL_MAX];
-	uint64_t slice; /* quantum; 0: no slicing */
-	uint64_t tail;	/* next sequence number to hand out */
+	uint64_t slice;	   /* quantum; 0: no slicing */
+	uint64_t tail;	   /* next sequence number to hand out */
+	uint64_t runnable; /* RUNQ_BIT(id) for each runnable entity (e[id].runnable) */
 };
 
 void runq_init(struct runq *q, uint64_t slice);

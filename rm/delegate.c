@@ -437,7 +437,13 @@ comply_once(void)
 static void
 comply(void)
 {
-	if (!hr_bootinfo()->depth || !hr_lock_try(&comply_lock))
+	const struct hr_pcb *pcb = (const struct hr_pcb *) HR_VA_PCB;
+
+	if (!hr_bootinfo()->depth)
+		return;
+	if (pcb->revision == revisions_seen && !our_target)
+		return; /* nothing new from our parent, nothing owed: every turn's case */
+	if (!hr_lock_try(&comply_lock))
 		return;
 	comply_once();
 	hr_lock_give(&comply_lock);

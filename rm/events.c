@@ -14,6 +14,8 @@ struct sleeper {
 };
 
 static struct sleeper sleepers[SLEEPERS_MAX];
+static volatile unsigned nsleepers; /* slots in use: the scheduler's every turn skips an
+				       empty table without the lock */
 static struct hr_lock lock;
 
 void
@@ -54,8 +56,10 @@ events_sleep(struct child *c, uint64_t until)
 	for (int i = 0; i < SLEEPERS_MAX && slot < 0; i++)
 		if (!sleepers[i].child)
 			slot = i;
-	if (slot >= 0)
+	if (slot >= 0) {
 		sleepers[slot] = (struct sleeper){ self, c->id, until };
+		nsleepers++;
+	}
 	hr_lock_give(&lock);
 	if (slot < 0)
 		return HR_ENOMEM;
@@ -69,6 +73,8 @@ events_due(uint64_t now)
 {
 	uint64_t next = 0;
 
+	if (!nsleepers)
+		return 0; /* one being added now makes its thread switch to us: a new turn */
 	hr_lock_take(&lock);
 	for (int i = 0; i < SLEEPERS_MAX; i++) {
 		struct sleeper *s = &sleepers[i];
@@ -82,6 +88,7 @@ events_due(uint64_t now)
 		c = child_by_id(s->child);
 		hr_thd_wakeup(s->tid);
 		s->child = 0;
+		nsleepers--;
 		if (c) {
 			hr_lock_give(&lock);
 			events_push(c, EV_WAKE, s->tid);
@@ -98,8 +105,10 @@ events_forget(struct child *c)
 {
 	hr_lock_take(&lock);
 	for (int i = 0; i < SLEEPERS_MAX; i++)
-		if (sleepers[i].child == c->id)
+		if (sleepers[i].child == c->id) {
 			sleepers[i].child = 0;
+			nsleepers--;
+		}
 	hr_lock_give(&lock);
 }
 

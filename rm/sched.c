@@ -31,8 +31,7 @@ static uint64_t used;	    /* bit id: ent[id] is in use */
 static uint64_t idle_watch; /* when an idle child could have spent its budget (publish) */
 
 /* Each entity in use, lowest id first: only those cost anything. */
-#define FOR_EACH_ENT(id) \
-	for (uint64_t m_ = used, id; m_ && ((id = (uint64_t) __builtin_ctzll(m_)), 1); m_ &= m_ - 1)
+#define FOR_EACH_ENT(id) POL_FOR_EACH(id, used)
 static uint32_t evt_tid;
 
 uint64_t

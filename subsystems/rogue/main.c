@@ -38,6 +38,7 @@
 
 static uint64_t seed = 0x2545f4914f6cdd1dull;
 static volatile int fault_reported;
+static volatile uintptr_t nowhere = 8; /* where the faulting rogue writes */
 
 static uint64_t
 rnd(void)
@@ -232,7 +233,7 @@ hr_main(void)
 	if (!strcmp(role, "spin"))
 		spin();
 	if (!strcmp(role, "fault"))
-		*(volatile int *) 0 = 1;
+		*(volatile int *) nowhere = 1;
 	if (!strcmp(role, "foreign"))
 		foreign();
 	if (!strcmp(role, "forge"))

@@ -117,8 +117,7 @@ grant_revoke(void)
 		return;
 	snprintf(why, sizeof(why), "thread %ld", t);
 	check("revoke_takes_a_thread_back_from_a_child", hr_sched_revoke(t) == 0, why);
-	check("revoke_of_a_thread_not_granted_below_refused", hr_sched_revoke(t) == HR_EPERM,
-	      why);
+	check("revoke_of_a_thread_not_granted_below_refused", hr_sched_revoke(t) == HR_EPERM, why);
 	check("grant_only_into_the_threads_home", hr_sched_grant(t, b) == HR_EPERM, why);
 	check("grant_gives_it_back", hr_sched_grant(t, a) == 0, why);
 	check("grant_never_twice", hr_sched_grant(t, a) == HR_EPERM, why);
@@ -186,7 +185,8 @@ pi_high(void *arg)
 	waited = hr_tsc() - t0;
 	hr_lock_give(&pi_lock);
 	snprintf(why, sizeof(why), "waited %lu ticks, pi_mid ran %lu times meanwhile",
-		 (unsigned long) (waited / hr_tick_tsc()), (unsigned long) (mid_count - mid_before));
+		 (unsigned long) (waited / hr_tick_tsc()),
+		 (unsigned long) (mid_count - mid_before));
 	check("pi_waiter_gets_the_lock_after_the_holders_work", waited < 20 * hr_tick_tsc(), why);
 	check("pi_middle_priority_does_not_run_meanwhile", mid_count == mid_before, why);
 	pi_done = 1;
