@@ -82,6 +82,8 @@ void
 sched_publish(const struct thd *t)
 {
 	struct comp *owner = t->chain[t->depth];
+	const struct comp *h = t->home;
+	int cs = h && h->cs == t;
 	struct hr_slot *s;
 
 	if (!owner || !owner->is_sched)
@@ -89,14 +91,13 @@ sched_publish(const struct thd *t)
 	s = &owner->region->slot[t->id];
 	s->state = t->state;
 	s->blocker = t->blocker;
-	s->flags = HR_SLOT_OWNED | (owner->evt == t ? HR_SLOT_EVT : 0) |
-		   (t->home && t->home->cs == t ? HR_SLOT_CS : 0);
+	s->flags = HR_SLOT_OWNED | (owner->evt == t ? HR_SLOT_EVT : 0) | (cs ? HR_SLOT_CS : 0);
 	if (t->state == HR_TS_BLOCKED && t->blocker < t->depth)
 		t->chain[t->blocker]->region->slot[t->id].state = HR_TS_BLOCKED;
 	/* a c^s is its parent's view of the child: whether the child's scheduler waits
 	 * (EVWAIT) or has something to do (READY) tells the parent which thread to resume */
-	if ((s->flags & HR_SLOT_CS) && t->depth > 0 && t->chain[t->depth - 1]->is_sched)
-		t->chain[t->depth - 1]->region->slot[t->id].state = t->state;
+	if (cs && h->up_slot)
+		h->up_slot->state = t->state;
 }
 
 /* First level, at or below a level where both are known equal, charged differently. */

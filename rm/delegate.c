@@ -35,6 +35,7 @@ static struct hr_lock lock, comply_lock;
 static const char *me;
 static uint32_t revisions_seen; /* our parent's revocations we have looked at */
 static uint64_t our_target;	/* pages our parent wants us to be down to (0: none) */
+static unsigned unforgotten;	/* children marked dead that forget_dead must still forget */
 
 static void comply(void);
 
@@ -210,8 +211,14 @@ delegate_forget(struct child *c)
 int
 delegate_forget_try(struct child *c)
 {
-	if (!hr_lock_try(&lock))
+	if (!hr_lock_try(&lock)) {
+		if (!c->dead)
+			unforgotten++;
+		c->dead = 1;
 		return 0;
+	}
+	if (c->dead)
+		unforgotten--;
 	forget_locked(c);
 	hr_lock_give(&lock);
 	return 1;
@@ -453,6 +460,8 @@ comply(void)
 static void
 forget_dead(void)
 {
+	if (!unforgotten)
+		return; /* every turn's case: no walk over the children */
 	for (struct child *c = child_next(0); c; c = child_next(c))
 		if (c->dead && delegate_forget_try(c))
 			child_free(c);

@@ -30,8 +30,8 @@ long delegate_task(const struct desc_node *d, char *why, size_t len);
 long delegate_cpu_rebind(struct child *c, uint32_t budget, uint32_t period, char *why, size_t len);
 /* c is gone: forget its reservations and shares (takes the lock: not on the event thread). */
 void delegate_forget(struct child *c);
-/* The same for the event thread: 1 if done, 0 if the lock was busy (mark the child dead and
- * delegate_turn forgets it later). */
+/* The same for the event thread: 1 if done, 0 if the lock was busy: then c is marked dead
+ * and delegate_turn forgets it later. */
 int delegate_forget_try(struct child *c);
 
 /* A child's requests (parent.c).  Each returns what the operation returns to the child. */

@@ -145,9 +145,7 @@ child_gone(struct child *c)
 	ctor_destroy(&c->ctor);
 	events_forget(c);
 	if (delegate_forget_try(c))
-		child_free(c);
-	else
-		c->dead = 1;
+		child_free(c); /* else it is marked dead, and forgotten on a later turn */
 }
 
 static void
