@@ -3,8 +3,10 @@
  *
  * Root tasks and children (args say which role a child plays):
  *   tree_tests  (root) takes a blocked task thread of "kid-a" back (revoke) and hands it
- *               back (grant), checking every refusal on the way; demotes "kid-b", whose
- *               own child "kid-b1" must come back with it; then waits for the others.
+ *               back (grant), checking every refusal on the way; kid-a's probe finds its
+ *               switches refused (HR_EPEVT) while we have events for it; demotes
+ *               "kid-b", whose own child "kid-b1" must come back with it; then waits for
+ *               the others.
  *   pi_high, pi_mid (root) and "pikid": pikid's thread takes a lock of ours inside our
  *               service PI_HOLD and works a while; pi_high then wants the lock while
  *               pi_mid, more urgent than pikid, is runnable: pi_high must get the lock
@@ -16,6 +18,7 @@
  *               block itself, and never loses a wake-up.
  */
 #include "rm/caps.h"
+#include "rm/child.h"
 #include "rm/desc.h"
 #include "rm/export.h"
 #include "rm/parent.h"
@@ -34,6 +37,8 @@ enum { PI_TELL = PI_PROGRAM, PI_HOLD }; /* our own services for our children */
 #define MID_TICKS    50	     /* what pi_mid spins once woken */
 #define SLEEPS	     40
 #define TIMEOUT_TICK 5000
+#define PROBE_DONE   (-1) /* PI_TELL: kid-a's pevt probe has reported */
+#define PROBE_SET    (-2) /* PI_TELL: set the caller's pevt flag */
 
 static int fails;
 
@@ -57,13 +62,20 @@ static struct hr_lock pi_lock;	   /* what pikid holds inside PI_HOLD */
 static volatile int held, pi_done; /* pikid holds it now; pi test over */
 static volatile uint32_t mid_tid;
 static volatile uint64_t mid_count;
-static volatile int evkid_ended, kid_b_faulted;
+static volatile int evkid_ended, kid_b_faulted, probe_done;
 
 static long
 op_tell(long a1, long a2, long a3, uint64_t badge, uint32_t caller)
 {
-	(void) a2, (void) a3, (void) badge, (void) caller;
-	told_tid = a1;
+	struct child *c = child_by_comp(caller);
+
+	(void) a2, (void) a3, (void) badge;
+	if (a1 == PROBE_DONE)
+		probe_done = 1;
+	else if (a1 == PROBE_SET) /* as if we had just queued an event for its scheduler */
+		return c ? hr_sched_pevt(c->ctor.slot, 1) : HR_EPERM;
+	else
+		told_tid = a1;
 	return 0;
 }
 
@@ -151,8 +163,10 @@ tree_tests(void *arg)
 		hr_die("cannot export our test services");
 	grant_revoke();
 	demote();
-	for (int i = 0; i < TIMEOUT_TICK && (!evkid_ended || !pi_done || !kid_b_faulted); i++)
+	for (int i = 0;
+	     i < TIMEOUT_TICK && (!evkid_ended || !pi_done || !kid_b_faulted || !probe_done); i++)
 		nap();
+	check("pevt_probe_reported", probe_done, "kid-a's probe never saw pevt");
 	check("evkid_finished_well", evkid_ended == 1, evkid_ended ? "it failed" : "not yet");
 	check("demoted_child_lost_its_scheduler", kid_b_faulted, "it went on");
 	check("pi_test_done", pi_done, "not yet");
@@ -216,6 +230,27 @@ kid_task(void *arg)
 	sched_block_self();
 }
 HR_TASK(kid_task);
+
+/* kid-a's other task: has our parent set our pevt flag (as its services do when they
+ * queue an event for our scheduler), then, before our scheduler could fetch anything,
+ * tries to switch as a scheduler would: refused with HR_EPEVT. */
+static void
+pevt_probe(void *arg)
+{
+	long r;
+
+	(void) arg;
+	while (hr_invoke(HR_CAP_PARENT, PI_TELL, PROBE_SET, 0, 0) == HR_ENOSYS)
+		nap();
+	/* back from our parent, which now has events for our scheduler: it has not run */
+	r = hr_thd_switch(hr_region()->evt_thd, 0);
+	hr_report("pevt_switch_refused_while_the_parent_has_events", r == HR_EPEVT, "got %s",
+		  hr_strerror(r));
+	hr_invoke(HR_CAP_PARENT, PI_TELL, PROBE_DONE, 0, 0);
+	for (;;)
+		nap();
+}
+HR_TASK(pevt_probe);
 
 /* kid-b's and kid-b1's task: sleep forever, a tick at a time. */
 static void
