@@ -5,6 +5,7 @@
  * Under QEMU -icount shift=0 the TSC counts instructions.  Task: bench_main, with a
  * component child "echo" (program invoke, args "echo").
  */
+#include "rm/benchline.h"
 #include "rm/runtime.h"
 #include "rm/subsys.h"
 
@@ -17,19 +18,10 @@ static uint64_t samples[N];
 static volatile uint64_t t_start;
 static volatile long main_tid;
 
-static int
-cmp(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *) a, y = *(const uint64_t *) b;
-	return x < y ? -1 : x > y;
-}
-
 static void
 print(const char *name)
 {
-	qsort(samples, N, sizeof(samples[0]), cmp);
-	printf("bench %s median=%lu max=%lu unit=instr\n", name, (unsigned long) samples[N / 2],
-	       (unsigned long) samples[N - 1]);
+	bench_line(name, "", samples, N);
 }
 
 static void

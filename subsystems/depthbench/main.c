@@ -12,6 +12,7 @@
  *   bench timer depth=D ...       from the time a high-priority thread slept until (the
  *                                 kernel's deadline interrupt) to it running (Fig. 5)
  */
+#include "rm/benchline.h"
 #include "rm/alias.h"
 #include "rm/pages.h"
 #include "rm/runtime.h"
@@ -30,19 +31,13 @@ static volatile int phase;	    /* 0 memory, 1 events, 2 timers, 3 done */
 static volatile uint32_t b_tid;	    /* event_b, once it waits */
 static volatile uint64_t t_trigger; /* when event_a woke it */
 
-static int
-cmp(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *) a, y = *(const uint64_t *) b;
-	return x < y ? -1 : x > y;
-}
-
 static void
 print(const char *name, uint64_t *s)
 {
-	qsort(s, N, sizeof(s[0]), cmp);
-	printf("bench %s depth=%u median=%lu max=%lu unit=instr\n", name, hr_bootinfo()->depth,
-	       (unsigned long) s[N / 2], (unsigned long) s[N - 1]);
+	char depth[16];
+
+	snprintf(depth, sizeof(depth), "depth=%u", hr_bootinfo()->depth);
+	bench_line(name, depth, s, N);
 }
 
 /* One alias (zeroing first if zero) and its removal, timed separately. */

@@ -18,6 +18,7 @@
 #include "rm/runtime.h"
 #include "rm/sched.h"
 #include "rm/subsys.h"
+#include "rm/rand.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -294,20 +295,11 @@ resuser(void)
 
 static uint64_t seed = 0x2545f4914f6cdd1dull;
 
-static uint64_t
-rnd(void)
-{
-	seed ^= seed << 13;
-	seed ^= seed >> 7;
-	seed ^= seed << 17;
-	return seed;
-}
-
 static long
 hammer_arg(void)
 {
 	static const long special[] = { 0, 1, -1, 64, 4096, 1l << 40, HR_VA_MEM, SPOT, -4096 };
-	return rnd() % 2 ? (long) (rnd() % 200) : special[rnd() % 9];
+	return hr_rand(&seed) % 2 ? (long) (hr_rand(&seed) % 200) : special[hr_rand(&seed) % 9];
 }
 
 static int
@@ -318,7 +310,7 @@ hammer(void)
 
 	pi_sleep(hr_tsc() + 30 * hr_tick_tsc()); /* let the top snapshot first */
 	for (int i = 0; i < 20000; i++) {
-		long op = PI_RES_CREATE + (long) (rnd() % (PI_OP_END - PI_RES_CREATE + 2));
+		long op = PI_RES_CREATE + (long) (hr_rand(&seed) % (PI_OP_END - PI_RES_CREATE + 2));
 		long a1 = hammer_arg(), a2 = hammer_arg(), a3 = hammer_arg();
 		if (op == PI_MEM_RETURN && (uint64_t) a1 < top)
 			a1 = (long) top; /* never give back pages we are using */

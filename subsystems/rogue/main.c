@@ -27,6 +27,7 @@
 #include "rm/runtime.h"
 #include "rm/sched.h"
 #include "rm/subsys.h"
+#include "rm/rand.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -39,15 +40,6 @@
 static uint64_t seed = 0x2545f4914f6cdd1dull;
 static volatile int fault_reported;
 static volatile uintptr_t nowhere = 8; /* where the faulting rogue writes */
-
-static uint64_t
-rnd(void)
-{
-	seed ^= seed << 13;
-	seed ^= seed >> 7;
-	seed ^= seed << 17;
-	return seed;
-}
 
 _Noreturn static void
 spin(void)
@@ -196,15 +188,15 @@ forge(void)
 
 	hr_report("rogue_forger_becomes_event_thread", hr_sched_event(self) == 0, "refused");
 	for (;;) {
-		for (uint64_t i = 0; i < HR_SCHED_REGION_PAGES * 512; i += 1 + rnd() % 8)
-			region[i] = rnd();
-		for (uint64_t i = 0; i < 512; i += 1 + rnd() % 4)
-			pcb[i] = rnd();
-		hr_timer_next((long) rnd());
+		for (uint64_t i = 0; i < HR_SCHED_REGION_PAGES * 512; i += 1 + hr_rand(&seed) % 8)
+			region[i] = hr_rand(&seed);
+		for (uint64_t i = 0; i < 512; i += 1 + hr_rand(&seed) % 4)
+			pcb[i] = hr_rand(&seed);
+		hr_timer_next((long) hr_rand(&seed));
 		/* but come back soon (or at once): a rogue that sleeps for ever harms no one */
-		hr_timer_next((long) (hr_tsc() + rnd() % (2 * hr_tick_tsc())));
+		hr_timer_next((long) (hr_tsc() + hr_rand(&seed) % (2 * hr_tick_tsc())));
 		hr_event_wait();
-		hr_thd_switch((long) (rnd() % HR_THD_MAX), (long) (rnd() % 64));
+		hr_thd_switch((long) (hr_rand(&seed) % HR_THD_MAX), (long) (hr_rand(&seed) % 64));
 	}
 }
 
@@ -214,11 +206,12 @@ flood(void)
 	uint64_t top = HR_VA_MEM + hr_bootinfo()->mem_pages * HR_PAGE_SIZE;
 
 	for (;;) {
-		long op = (long) (rnd() % (PI_OP_END + 2)), a[3];
+		long op = (long) (hr_rand(&seed) % (PI_OP_END + 2)), a[3];
 		for (int i = 0; i < 3; i++)
-			a[i] = rnd() % 2 ? (long) (rnd() % 100) : (long) rnd();
+			a[i] = hr_rand(&seed) % 2 ? (long) (hr_rand(&seed) % 100)
+						  : (long) hr_rand(&seed);
 		if (op == PI_SLEEP)
-			a[0] = (long) (hr_tsc() + rnd() % hr_tick_tsc());
+			a[0] = (long) (hr_tsc() + hr_rand(&seed) % hr_tick_tsc());
 		if (op == PI_MEM_RETURN && (uint64_t) a[0] < top)
 			a[0] = (long) top; /* never our own pages: that would only hurt us */
 		hr_invoke(HR_CAP_PARENT, op, a[0], a[1], a[2]);

@@ -16,21 +16,13 @@
 #include "rm/parent.h"
 #include "rm/report.h"
 #include "rm/runtime.h"
+#include "rm/rand.h"
 
 #include <stdio.h>
 
 #define CALLS 100000
 
 static uint64_t seed = 0x9e3779b97f4a7c15ull;
-
-static uint64_t
-rnd(void)
-{
-	seed ^= seed << 13;
-	seed ^= seed >> 7;
-	seed ^= seed << 17;
-	return seed;
-}
 
 static long
 arg(void)
@@ -54,29 +46,30 @@ arg(void)
 					(long) 0xffffffff80100000,
 					(long) 0xffff800000000000,
 					0x7fffffffffffffff };
-	switch (rnd() % 4) {
+	switch (hr_rand(&seed) % 4) {
 	case 0:
-		return (long) (rnd() % 300);
+		return (long) (hr_rand(&seed) % 300);
 	case 1:
-		return special[rnd() % (sizeof(special) / sizeof(special[0]))];
+		return special[hr_rand(&seed) % (sizeof(special) / sizeof(special[0]))];
 	case 2:
-		return (long) (HR_VA_MEM + (rnd() % 64) * 4096 + (rnd() % 2) * (rnd() % 4096));
+		return (long) (HR_VA_MEM + (hr_rand(&seed) % 64) * 4096 +
+			       (hr_rand(&seed) % 2) * (hr_rand(&seed) % 4096));
 	default:
-		return (long) rnd();
+		return (long) hr_rand(&seed);
 	}
 }
 
 static long
 number(void)
 {
-	switch (rnd() % 4) {
+	switch (hr_rand(&seed) % 4) {
 	case 0:
 	case 1:
-		return HR_SYS_BASE + (long) (rnd() % (HR_SYS_END - HR_SYS_BASE + 4));
+		return HR_SYS_BASE + (long) (hr_rand(&seed) % (HR_SYS_END - HR_SYS_BASE + 4));
 	case 2:
-		return (long) (rnd() % 400);
+		return (long) (hr_rand(&seed) % 400);
 	default:
-		return (long) rnd();
+		return (long) hr_rand(&seed);
 	}
 }
 

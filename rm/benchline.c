@@ -1,0 +1,22 @@
+/* benchline.c - benchmark figures as console lines (benchline.h). */
+#include "benchline.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static int
+cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *) a, y = *(const uint64_t *) b;
+	return x < y ? -1 : x > y;
+}
+
+void
+bench_line(const char *name, const char *keys, uint64_t *samples, size_t n)
+{
+	if (!n)
+		return;
+	qsort(samples, n, sizeof(samples[0]), cmp);
+	printf("bench %s%s%s median=%lu max=%lu unit=instr\n", name, *keys ? " " : "", keys,
+	       (unsigned long) samples[n / 2], (unsigned long) samples[n - 1]);
+}
