@@ -26,11 +26,13 @@ static uint64_t state[STATE_BYTES / 8];
 static struct sched_ent ent[POL_MAX];
 static const struct sched_hooks *hooks;
 static uint64_t tick_tsc;
+static uint64_t min_gap; /* tick_tsc / MIN_GAP_PER_TICK */
 static long running = -1;
 static uint64_t used;	    /* bit id: ent[id] is in use */
 static uint64_t idle_watch; /* when an idle child could have spent its budget (publish) */
 
-/* Each entity in use, lowest id first: only those cost anything. */
+/* Each entity in use, lowest id first: only those cost anything.  The set is taken when the
+ * loop starts; no loop body removes an entity. */
 #define FOR_EACH_ENT(id) POL_FOR_EACH(id, used)
 static uint32_t evt_tid;
 
@@ -46,6 +48,7 @@ sched_init(const char *policy, uint32_t slice_ticks, const struct sched_hooks *h
 	if (!(pol = policy_find(policy)) || pol->size > STATE_BYTES)
 		return HR_EINVAL;
 	tick_tsc = hr_region()->tick_tsc ? hr_region()->tick_tsc : 1000000;
+	min_gap = tick_tsc / MIN_GAP_PER_TICK;
 	hooks = h;
 	pol->init(state, hr_tsc(), sched_ticks(slice_ticks));
 	return 0;
@@ -97,7 +100,7 @@ long
 sched_find(uint32_t tid)
 {
 	FOR_EACH_ENT(id)
-	if (ent[id].used && ent[id].tid == tid)
+	if (ent[id].tid == tid)
 		return id;
 	return -1;
 }
@@ -217,8 +220,7 @@ requests(uint64_t now)
 	FOR_EACH_ENT(id)
 	{
 		struct sched_ent *e = &ent[id];
-		uint32_t req =
-			e->used ? __atomic_exchange_n(&e->req, REQ_NONE, __ATOMIC_ACQUIRE) : 0;
+		uint32_t req = __atomic_exchange_n(&e->req, REQ_NONE, __ATOMIC_ACQUIRE);
 		if (req == REQ_SLEEP || req == REQ_BLOCK)
 			sched_block(id, req == REQ_SLEEP ? e->req_arg : 0);
 		else if (req == REQ_YIELD)
@@ -238,10 +240,7 @@ charge(uint64_t now)
 
 	FOR_EACH_ENT(id)
 	{
-		uint64_t c;
-		if (!ent[id].used)
-			continue;
-		c = r->slot[ent[id].tid].consumed;
+		uint64_t c = r->slot[ent[id].tid].consumed;
 		if (c != ent[id].seen) {
 			pol->charge(state, (uint32_t) id, c - ent[id].seen, now);
 			ent[id].seen = c;
@@ -280,7 +279,7 @@ timers(uint64_t now)
 	FOR_EACH_ENT(id)
 	{
 		struct sched_ent *e = &ent[id];
-		if (e->used && e->blocked && e->wake_at && e->wake_at <= now)
+		if (e->blocked && e->wake_at && e->wake_at <= now)
 			sched_wake(id);
 	}
 }
@@ -289,7 +288,7 @@ static int
 idle_forever(void)
 {
 	FOR_EACH_ENT(id)
-	if (ent[id].used && (!ent[id].blocked || ent[id].wake_at || ent[id].pcb))
+	if (!ent[id].blocked || ent[id].wake_at || ent[id].pcb)
 		return 0;
 	return 1;
 }
@@ -305,7 +304,7 @@ next_wakeup(uint64_t now)
 	FOR_EACH_ENT(id)
 	{
 		struct sched_ent *e = &ent[id];
-		if (e->used && e->blocked && e->wake_at)
+		if (e->blocked && e->wake_at)
 			t = pol_time_min(t, e->wake_at);
 	}
 	return due ? pol_time_min(t, due) : t;
@@ -313,7 +312,7 @@ next_wakeup(uint64_t now)
 
 /*
  * Our timer: the kernel wakes us then, whatever our depth (no ancestor involved).  A time
- * closer than MIN_GAP is put off to MIN_GAP from now: by the time we switch it would have
+ * closer than min_gap is put off to min_gap from now: by the time we switch it would have
  * passed, we would be woken at once, and what we dispatched would never run out the
  * little it had left (a slice, a budget), turn after turn.
  */
@@ -321,7 +320,7 @@ static void
 arm(uint64_t now)
 {
 	static uint64_t armed = UINT64_MAX - 1;
-	uint64_t t = next_wakeup(now), soonest = hr_tsc() + tick_tsc / MIN_GAP_PER_TICK;
+	uint64_t t = next_wakeup(now), soonest = hr_tsc() + min_gap;
 
 	if (t < soonest)
 		t = soonest;
@@ -398,9 +397,9 @@ idle(uint64_t now)
 
 /*
  * The policy's choice at now.  A server left with less budget than our timer can resolve
- * (MIN_GAP) forfeits the rest, charged as if used: what remains is about what the switch
+ * (min_gap) forfeits the rest, charged as if used: what remains is about what the switch
  * to it costs, and running it out would take a timer and a turn of its own, or overrun
- * by up to MIN_GAP.  The policy still sees its budget as received (no miss).
+ * by up to min_gap.  The policy still sees its budget as received (no miss).
  */
 static int32_t
 pick(uint64_t now)
@@ -408,8 +407,8 @@ pick(uint64_t now)
 	for (;;) {
 		int32_t id = pol->pick(state, now);
 		uint64_t left;
-		if (id == POL_IDLE || (left = pol->budget_left(state, (uint32_t) id, now)) >=
-					      tick_tsc / MIN_GAP_PER_TICK)
+		if (id == POL_IDLE ||
+		    (left = pol->budget_left(state, (uint32_t) id, now)) >= min_gap)
 			return id;
 		pol->charge(state, (uint32_t) id, left, now);
 	}
