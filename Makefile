@@ -204,7 +204,7 @@ bench: $(IMAGE_INPUTS)
 	$(Q)$(HRIMAGE_RUN) --out $(IMAGES_OUT) --image bench >/dev/null
 	$(Q)bash images/mkiso.sh $(IMAGES_OUT)/bench $(B)/kernel.elf $(B)/prog
 	$(Q)bash images/run.sh $(IMAGES_OUT)/bench/bench.iso --icount --timeout 600 | \
-		grep -a '^bench '
+		tr -d '\r' | sed -n 's/^\[[^]]*\] \(bench .*\)/\1/p'
 
 # static checks first: formatting, then cppcheck; then every test
 CHECK_SRCS = $(shell git ls-files '*.c' '*.h' | grep -v '^images/test/')

@@ -93,23 +93,45 @@ image_env(FILE *f, const struct image *img, const char *manifest)
 	fprintf(f, "\"\n");
 }
 
+/* Nodes on a path from the root: 17 scheduler levels and a component below the deepest. */
+#define TAG_NODES 18
+#define TAG_MAX	  (TAG_NODES * 32 + 4)
+
+/* The kernel's console tag of node n's lines (rm/treeline.h): its path from the root. */
+static void
+tag_of(const struct node *n, char *buf, size_t len)
+{
+	const char *path[TAG_NODES];
+	unsigned depth = 0;
+
+	for (const struct node *p = n; p; p = p->parent)
+		depth++;
+	if (depth > TAG_NODES)
+		depth = TAG_NODES; /* deeper trees are refused before any output */
+	unsigned i = depth;
+	for (const struct node *p = n; p && i; p = p->parent)
+		path[--i] = p->name;
+	treeline_tag(buf, len, path, depth);
+}
+
 /* The lines the booted tree will report, root first, in manifest order (rm/treeline.h). */
 static void
 tree_lines(FILE *f, const struct node *n)
 {
-	char cpu[48], line[200];
+	char cpu[48], line[200], tag[TAG_MAX];
 	const char *parent = n->parent ? n->parent->name : "";
 	uint64_t kib = n->mem_pages * (HR_PAGE_SIZE / 1024);
 
 	if (n->kind == NODE_SUBSYS) {
 		treeline_cpu(!n->parent, n->cpu.kind, n->cpu.budget, n->cpu.period, cpu,
 			     sizeof(cpu));
-		treeline_subsystem(line, sizeof(line), n->name, n->depth, parent, n->policy, cpu,
-				   kib);
-		fprintf(f, "%s\n", line);
+		treeline_subsystem(line, sizeof(line), n->depth, parent, n->policy, cpu, kib);
+		tag_of(n, tag, sizeof(tag));
+		fprintf(f, "%s%s\n", tag, line);
 	} else if (n->kind == NODE_COMP) {
-		treeline_component(line, sizeof(line), n->name, parent, kib);
-		fprintf(f, "%s\n", line);
+		treeline_component(line, sizeof(line), n->name, kib);
+		tag_of(n->parent, tag, sizeof(tag));
+		fprintf(f, "%s%s\n", tag, line);
 	}
 	for (const struct node *k = n->kids; k; k = k->next)
 		tree_lines(f, k);

@@ -8,6 +8,7 @@
 #include "sched.h"
 #include "alias.h"
 #include "frame.h"
+#include "console.h"
 
 struct comp comps[HR_COMP_MAX];
 struct comp *root_comp;
@@ -95,6 +96,7 @@ comp_end(struct comp *c, enum comp_state why, struct thd *t, uint64_t a, uint64_
 		return;
 	c->state = (uint8_t) why;
 	c->exit_code = why == COMP_EXITED ? (int32_t) a : -1;
+	console_end(c);
 	if (c == root_comp) {
 		kprintf("[k] root component %s (status %d): powering off\n",
 			why == COMP_EXITED ? "exited" : "faulted", (int) c->exit_code);
@@ -151,6 +153,7 @@ comp_destroy(struct comp *c)
 			comp_destroy(&comps[i]);
 	if (c->state == COMP_LIVE)
 		c->state = COMP_EXITED;
+	console_end(c);
 	reap_threads(c);
 	alias_comp_clear(c);
 	if (c->is_sched)

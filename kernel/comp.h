@@ -33,6 +33,9 @@ struct comp {
 	struct comp *parent; /* creator; NULL for the root */
 	struct comp *sub;    /* scheduler of the subsystem this component belongs to */
 	struct cap_table caps;
+	char name[HR_NAME_MAX]; /* given by the parent (comp_name); tags its console lines */
+	uint16_t con_len;	/* console.c: bytes of an unfinished line in con_buf */
+	char con_buf[256];
 
 	/* invocation entry and the pool of stacks migrating threads run on (comp_entry) */
 	uint64_t entry;

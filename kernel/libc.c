@@ -11,6 +11,7 @@
 #include "thd.h"
 #include "syscall.h"
 #include "ucopy.h"
+#include "console.h"
 #include "boot.h"
 
 /* clang-format off: a table, aligned by hand */
@@ -45,24 +46,16 @@ libc_clock(uint64_t hz)
 		tsc_hz = hz;
 }
 
+/* Console output, bounded per call (console.c): a short count tells the caller to go on. */
 static long
 out(struct comp *c, uint64_t fd, uint64_t buf, uint64_t len)
 {
-	char tmp[256];
+	long n;
 
 	if (fd != 1 && fd != 2)
 		return -EBADF;
-	if (buf >= HR_VA_USER_END || len > HR_VA_USER_END - buf)
-		return -EFAULT; /* the buffer cannot be all in the user half: write nothing */
-	for (uint64_t done = 0; done < len;) {
-		uint64_t n = MIN(len - done, sizeof(tmp));
-		if (ucopy_from(c, tmp, buf + done, n))
-			return done ? (long) done : -EFAULT;
-		for (uint64_t i = 0; i < n; i++)
-			hw_console_putc(tmp[i]);
-		done += n;
-	}
-	return (long) len;
+	n = console_write(c, buf, len);
+	return n < 0 ? -EFAULT : n;
 }
 
 static long
@@ -80,6 +73,8 @@ outv(struct comp *c, uint64_t fd, uint64_t iov, uint64_t cnt)
 		if ((n = out(c, fd, v[0], v[1])) < 0)
 			return total ? total : n;
 		total += n;
+		if ((uint64_t) n < v[1])
+			break; /* the bound of one call was reached */
 	}
 	return total;
 }

@@ -10,6 +10,7 @@
 #include "sched.h"
 #include "alias.h"
 #include "syscall.h"
+#include "console.h"
 
 typedef long (*handler_fn)(struct thd *);
 
@@ -30,6 +31,7 @@ sys_poweroff(struct thd *t)
 {
 	if (t->comp != root_comp)
 		return refuse(HR_EPERM, "only the root powers off");
+	console_end(t->comp);
 	kprintf("[k] power off (status %ld)\n", (long) t->regs.rdi);
 	hw_poweroff((int) (t->regs.rdi & 0x7f));
 }

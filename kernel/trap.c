@@ -95,6 +95,7 @@ user_fault(struct thd *t, struct regs *r)
 
 void trap(struct regs *r);
 void trap_kernel(struct regs *r);
+void trap_bad_return(void);
 
 void
 trap(struct regs *r)
@@ -116,4 +117,19 @@ trap_kernel(struct regs *r)
 	panic("kernel %s (vector %lu, error %lx) at ip %lx addr %lx",
 	      r->vector < 32 && names[r->vector] ? names[r->vector] : "exception", r->vector,
 	      r->err, r->rip, fault_addr(r->vector));
+}
+
+/*
+ * entry.S found cur about to return outside the user half (a syscall in the last bytes
+ * of it): that is the thread's fault, reported as the general protection fault its next
+ * instruction fetch would have raised.
+ */
+void
+trap_bad_return(void)
+{
+	struct regs *r = &cur->regs;
+
+	r->vector = 13;
+	r->err = 0;
+	user_fault(cur, r);
 }

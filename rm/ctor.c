@@ -301,6 +301,11 @@ create(const struct ctor_spec *s, struct ctor_child *c, const struct plan *p, ch
 		return id;
 	}
 	c->comp = (uint32_t) id;
+	/* the kernel tags what the child writes with this name (the test runner trusts it) */
+	if ((id = hr_comp_name(c->slot, (long) s->name, (long) strlen(s->name)))) {
+		snprintf(why, len, "naming '%s': %s", s->name, hr_strerror(id));
+		return id;
+	}
 	alias_window_init(&c->window, c->slot);
 	if ((id = hr_mem_bound(c->slot, s->mem_pages))) {
 		snprintf(why, len, "memory bound of %u pages for '%s': %s", s->mem_pages, s->name,

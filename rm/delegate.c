@@ -32,7 +32,6 @@ struct share {
 static struct res_mgr book;
 static struct share shares[SHARES_MAX];
 static struct hr_lock lock, comply_lock;
-static const char *me;
 static uint32_t revisions_seen; /* our parent's revocations we have looked at */
 static uint64_t our_target;	/* pages our parent wants us to be down to (0: none) */
 static unsigned unforgotten;	/* children marked dead that forget_dead must still forget */
@@ -46,7 +45,6 @@ delegate_init(const struct desc_node *self, unsigned children)
 	uint64_t own = CTOR_HEAP_MIN + (uint64_t) CTOR_STACKS_PER_CHILD * children;
 	struct admit_supply cpu = { 0, 1 };
 
-	me = bi->name;
 	if (bi->depth == 0)
 		cpu = (struct admit_supply){ 1, 1 };
 	else if (self->cpu_kind == RES_HARD || self->cpu_kind == RES_DEFERRABLE)
@@ -96,7 +94,7 @@ revoke_locked(uint64_t n)
 			continue;
 		apply_bound(c);
 		if (c->mem_target) {
-			printf("[%s] revoking: '%s' must come down to %lu pages\n", me, c->name,
+			printf("revoking: '%s' must come down to %lu pages\n", c->name,
 			       (unsigned long) c->mem_target);
 			notify(c);
 		}
@@ -284,7 +282,7 @@ delegate_res_bind(struct child *c, long id, uint64_t x, uint64_t y)
 	else if (!(err = res_bind(&book, c->id, id, &s, why, sizeof(why))) && r->family == RES_MEM)
 		apply_bound(c);
 	else if (err)
-		printf("[%s] refused a reservation for '%s': %s\n", me, c->name, why);
+		printf("refused a reservation for '%s': %s\n", c->name, why);
 	if (!err && res_mem_excess(&book))
 		revoke_locked(res_mem_excess(&book));
 	hr_lock_give(&lock);
@@ -331,7 +329,7 @@ delegate_mem_return(struct child *c, uint64_t va, uint64_t n)
 		int was = c->mem_target != 0;
 		apply_bound(c);
 		if (was && !c->mem_target)
-			printf("[%s] '%s' gave back what was revoked\n", me, c->name);
+			printf("'%s' gave back what was revoked\n", c->name);
 	}
 	hr_lock_give(&lock);
 	/* pages coming back may be what our own parent is waiting for: pass them on now, as
@@ -426,13 +424,12 @@ comply_once(void)
 	 * it is enough, since a revoked reservation need not have been backed by held pages */
 	if (our_target && held > (long) our_target && !children_owe() && hr_lock_try(&lock)) {
 		uint64_t freed;
-		printf("[%s] passing a revocation of %ld pages down\n", me,
-		       held - (long) our_target);
+		printf("passing a revocation of %ld pages down\n", held - (long) our_target);
 		freed = revoke_locked((uint64_t) held - our_target);
 		hr_lock_give(&lock);
 		if (!freed) {
-			printf("[%s] cannot give back %ld more pages: nothing soft left below\n",
-			       me, held - (long) our_target);
+			printf("cannot give back %ld more pages: nothing soft left below\n",
+			       held - (long) our_target);
 			our_target = 0;
 		}
 	}

@@ -94,7 +94,7 @@ report_self(void)
 	if (d.type != DESC_SUBSYSTEM)
 		return;
 	treeline_cpu(bi->depth == 0, d.cpu_kind, d.budget, d.period, cpu, sizeof(cpu));
-	treeline_subsystem(line, sizeof(line), bi->name, bi->depth, bi->parent_name, d.policy, cpu,
+	treeline_subsystem(line, sizeof(line), bi->depth, bi->parent_name, d.policy, cpu,
 			   (uint64_t) (d.memory_pages ? d.memory_pages : bi->mem_pages) * 4);
 	printf("%s\n", line);
 }

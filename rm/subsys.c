@@ -61,7 +61,7 @@ param(const struct desc_node *d)
 static void
 failed(const char *what, const char *name, const char *why)
 {
-	printf("[%s] %s '%s': %s\n", me, what, name, why);
+	printf("%s '%s': %s\n", what, name, why);
 	failures++;
 }
 
@@ -70,7 +70,7 @@ announce_component(const struct desc_node *d)
 {
 	char line[200];
 
-	treeline_component(line, sizeof(line), d->name, me, (uint64_t) d->memory_pages * 4);
+	treeline_component(line, sizeof(line), d->name, (uint64_t) d->memory_pages * 4);
 	printf("%s\n", line);
 }
 
@@ -158,14 +158,13 @@ on_kevent(const struct hr_kevent *ev)
 	} else if (ev->type == HR_KEV_WAKE && c) {
 		sched_wake(c->ent);
 	} else if (ev->type == HR_KEV_FAULT && c) {
-		printf("[%s] child '%s' faulted (vector %lu at ip %#lx, address %#lx)\n", me,
-		       c->name, (unsigned long) ev->a, (unsigned long) ev->b,
-		       (unsigned long) ev->c);
+		printf("child '%s' faulted (vector %lu at ip %#lx, address %#lx)\n", c->name,
+		       (unsigned long) ev->a, (unsigned long) ev->b, (unsigned long) ev->c);
 		failures++;
 		hr_child_ended(c->name, 1, 0);
 		child_gone(c);
 	} else if (ev->type == HR_KEV_EXIT && c) {
-		printf("[%s] child '%s' exited with status %ld\n", me, c->name, (long) ev->a);
+		printf("child '%s' exited with status %ld\n", c->name, (long) ev->a);
 		failures += ev->a != 0;
 		hr_child_ended(c->name, 0, (long) ev->a);
 		child_gone(c);
@@ -182,7 +181,7 @@ _Noreturn void
 subsys_exit(int more_failures)
 {
 	failures += more_failures;
-	printf("[%s] finished (%d failure%s)\n", me, failures, failures == 1 ? "" : "s");
+	printf("finished (%d failure%s)\n", failures, failures == 1 ? "" : "s");
 	exit(failures ? 1 : 0);
 }
 

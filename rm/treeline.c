@@ -18,17 +18,28 @@ treeline_cpu(int root, uint32_t kind, uint32_t budget, uint32_t period, char *bu
 }
 
 int
-treeline_subsystem(char *buf, size_t len, const char *name, unsigned depth, const char *parent,
-		   const char *policy, const char *cpu, uint64_t kib)
+treeline_subsystem(char *buf, size_t len, unsigned depth, const char *parent, const char *policy,
+		   const char *cpu, uint64_t kib)
 {
-	return snprintf(
-		buf, len, "[%s] subsystem depth=%u parent=%s policy=%s cpu=%s memory=%lluKiB", name,
-		depth, parent && parent[0] ? parent : "-", policy, cpu, (unsigned long long) kib);
+	return snprintf(buf, len, "subsystem depth=%u parent=%s policy=%s cpu=%s memory=%lluKiB",
+			depth, parent && parent[0] ? parent : "-", policy, cpu,
+			(unsigned long long) kib);
 }
 
 int
-treeline_component(char *buf, size_t len, const char *name, const char *parent, uint64_t kib)
+treeline_component(char *buf, size_t len, const char *name, uint64_t kib)
 {
-	return snprintf(buf, len, "[%s] component parent=%s memory=%lluKiB", name,
-			parent && parent[0] ? parent : "-", (unsigned long long) kib);
+	return snprintf(buf, len, "component %s memory=%lluKiB", name, (unsigned long long) kib);
+}
+
+int
+treeline_tag(char *buf, size_t len, const char *const *path, unsigned n)
+{
+	int used = snprintf(buf, len, "[%s", n <= 1 ? "root" : path[1]);
+
+	for (unsigned i = 2; i < n && used >= 0 && (size_t) used < len; i++)
+		used += snprintf(buf + used, len - (size_t) used, "/%s", path[i]);
+	if (used >= 0 && (size_t) used < len)
+		used += snprintf(buf + used, len - (size_t) used, "] ");
+	return used;
 }

@@ -4,10 +4,13 @@
 #   docs      every system call has its section in docs/ABI.md
 #   manifest  the image builder against good and bad manifests (images/test/run.sh)
 #   image     images booted in QEMU under -icount (deterministic: the same instructions, the
-#             same interleaving on every run); tests/images/NAME.expect lists the cases image NAME
-#             must report as "test CASE: ok" (a missing case fails); the tree that booted
-#             must equal build/images/NAME/tree.txt (what hrimage expects from MANIFEST) and
-#             its root must finish; any "test CASE: FAIL" fails too
+#             same interleaving on every run); tests/images/NAME.expect lists, one per line,
+#             "WRITER CASE": the component that must report "test CASE: ok" (a missing case
+#             fails).  The kernel tags every line a component writes with its path in the tree,
+#             "[WRITER] ..." (kernel/console.c), so no other component can report a case for
+#             it.  The tree that booted must equal build/images/NAME/tree.txt (what hrimage
+#             expects from MANIFEST, tags included) and its root must finish; any
+#             "test CASE: FAIL" fails too
 # The last line is "N passed, N failed"; the exit status is non-zero on any failure.
 # Usage: tests/run.sh [host|docs|manifest|image]...   (default: all tiers)
 # Run by `make test`, which builds everything first.
@@ -73,25 +76,26 @@ tier_manifest() {
 # Boot one image and judge its console against its .expect list.
 judge_image() {
 	local name=$1 expect=$2 log=$logs/image-$1.log out=$logs/image-$1.result
-	local timeout_s=120 p=0 f=0 c
+	local timeout_s=120 p=0 f=0 c w
 	# shellcheck disable=SC1090
 	[ -f "$build/images/$name/image.env" ] && . "$build/images/$name/image.env" && timeout_s=${TIMEOUT_S:-120}
 	bash "$top/images/run.sh" "$build/images/$name/$name.iso" --icount --timeout "$timeout_s" >"$log" 2>&1
 	local rc=$?
 	: >"$out"
-	while read -r c; do
+	tr -d '\r' <"$log" >"$log.lines"
+	while read -r w c; do
 		[ -z "$c" ] && continue
-		if grep -a -q "^test $c: ok" "$log"; then
+		if grep -a -q -x -F "[$w] test $c: ok" "$log.lines"; then
 			echo "ok   image $name $c" >>"$out"
 			p=$((p + 1))
 		else
-			echo "FAIL image $name $c: $(grep -a "^test $c:" "$log" | head -1 || true)" >>"$out"
+			echo "FAIL image $name $c: [$w] said $(grep -a -F "[$w] test $c:" "$log.lines" | head -1 || echo nothing)" >>"$out"
 			f=$((f + 1))
 		fi
 	done <"$expect"
 	# the tree that booted is the tree in the manifest (every node reports one line)
 	if diff <(sort "$build/images/$name/tree.txt") \
-		<(tr -d '\r' <"$log" | grep -a -E '^\[[^]]*\] (subsystem|component) ' | sort) \
+		<(grep -a -E '^\[[^]]*\] (subsystem|component) ' "$log.lines" | sort) \
 		>"$logs/image-$name.tree-diff"; then
 		echo "ok   image $name booted_tree_equals_manifest" >>"$out"
 		p=$((p + 1))
@@ -99,15 +103,15 @@ judge_image() {
 		echo "FAIL image $name booted_tree_equals_manifest: $(tr '\n' ' ' <"$logs/image-$name.tree-diff")" >>"$out"
 		f=$((f + 1))
 	fi
-	if grep -a -q "^\[root\] finished" "$log"; then
+	if grep -a -q "^\[root\] finished" "$log.lines"; then
 		echo "ok   image $name finished" >>"$out"
 		p=$((p + 1))
 	else
 		echo "FAIL image $name finished: the root never finished (QEMU exit $rc; log $log)" >>"$out"
 		f=$((f + 1))
 	fi
-	grep -a "^test .*: FAIL" "$log" | while read -r l; do echo "FAIL image $name unexpected: $l"; done >>"$out"
-	f=$((f + $(grep -a -c "^test .*: FAIL" "$log")))
+	grep -a "^\[[^]]*\] test .*: FAIL" "$log.lines" | while read -r l; do echo "FAIL image $name unexpected: $l"; done >>"$out"
+	f=$((f + $(grep -a -c "^\[[^]]*\] test .*: FAIL" "$log.lines")))
 	echo "$p passed, $f failed" >>"$out"
 }
 

@@ -41,7 +41,8 @@
 	X(0x415, mem_info, 3, C)      /* comp slot (or SELF), HR_MI_*, arg -> value         */   \
 	X(0x416, poweroff, 1, C)      /* exit code (root only)                              */   \
 	X(0x417, timer_next, 1, C)    /* TSC at which this scheduler must run again (0: none) */ \
-	X(0x418, sched_demote, 1, C)  /* comp slot of a child scheduler: demote its subtree   */
+	X(0x418, sched_demote, 1, C)  /* comp slot of a child scheduler: demote its subtree   */ \
+	X(0x419, comp_name, 3, C)     /* comp slot of a child, name, length: tags its output */
 /* clang-format on */
 
 #ifndef __ASSEMBLER__

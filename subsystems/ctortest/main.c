@@ -27,7 +27,7 @@ refused(const char *name, struct ctor_spec s, const char *expect)
 
 	if (r >= 0)
 		ctor_destroy(&c);
-	printf("[ctortest] %s: %s\n", name, r < 0 ? why : "accepted!");
+	printf("%s: %s\n", name, r < 0 ? why : "accepted!");
 	hr_report(name, r < 0 && strstr(why, expect), "want '%s', got '%s'", expect,
 		  r < 0 ? why : "accepted");
 }

@@ -63,7 +63,7 @@ offer(const struct hr_module *m, const struct corruption *k)
 	r = ctor_build(&s, &c, why, sizeof(why));
 	if (r >= 0)
 		ctor_destroy(&c);
-	printf("[elftest] offered a broken hello: %s\n", r < 0 ? why : "accepted!");
+	printf("offered a broken hello: %s\n", r < 0 ? why : "accepted!");
 	hr_report(k->name, r < 0 && strstr(why, k->expect), "want '%s', got '%s'", k->expect,
 		  r < 0 ? why : "accepted");
 	free(copy);

@@ -10,7 +10,7 @@ hr_main(void)
 {
 	const struct hr_bootinfo *bi = hr_bootinfo();
 
-	printf("[%s] hello from component %u at depth %u (parent %u), %lu pages of memory\n",
-	       bi->name, bi->comp_id, bi->depth, bi->parent_id, (unsigned long) bi->mem_pages);
+	printf("hello from component %u at depth %u (parent %u), %lu pages of memory\n",
+	       bi->comp_id, bi->depth, bi->parent_id, (unsigned long) bi->mem_pages);
 	return 0;
 }

@@ -316,7 +316,7 @@ hammer(void)
 			a1 = (long) top; /* never give back pages we are using */
 		errors += hr_invoke(HR_CAP_PARENT, op, a1, a2, a3) < 0;
 	}
-	printf("[hammer] 20000 requests, %ld refused\n", errors);
+	printf("20000 requests, %ld refused\n", errors);
 	hr_report("hammer_gets_errors", errors > 0, "nothing was refused");
 	return 0;
 }

@@ -131,8 +131,8 @@ hr_main(void)
 		else
 			other++; /* Linux errno values from the musl-compatibility calls */
 	}
-	printf("[storm] %d calls: %ld refused with HR codes, %ld Linux errors, %ld accepted\n",
-	       CALLS, errors, other, ok);
+	printf("%d calls: %ld refused with HR codes, %ld Linux errors, %ld accepted\n", CALLS,
+	       errors, other, ok);
 	/* the kernel still answers, and nothing of ours was mapped or unmapped behind our back */
 	hr_report("syscall_storm_kernel_survives",
 		  hr_thd_self() == tid && hr_mem_info(HR_CAP_SELF, HR_MI_USED, 0) == used,

@@ -27,6 +27,23 @@
 /* vector value that marks a frame saved by the syscall instruction (sysret-able) */
 #define VEC_SYSCALL 256
 
+/*
+ * RFLAGS bits.  HW_RFLAGS_USER are the ones a user frame may carry back to user mode
+ * (arithmetic flags, TF, IF, DF, NT, RF, AC, ID); ret_to_user clears every other bit
+ * (IOPL above all) and sets IF and the always-one bit 1.
+ */
+#define HW_RFLAGS_TF	0x100
+#define HW_RFLAGS_IF	0x200
+#define HW_RFLAGS_DF	0x400
+#define HW_RFLAGS_IOPL	0x3000
+#define HW_RFLAGS_NT	0x4000
+#define HW_RFLAGS_AC	0x40000
+#define HW_RFLAGS_USER	0x254fd7
+#define HW_RFLAGS_FORCE 0x202
+
+/* first address past the user half (HR_VA_USER_END): never returned to */
+#define USER_END 0x0000800000000000
+
 #define KERNEL_VMA 0xffffffff80000000
 #define KDIRECT	   0xffff800000000000
 

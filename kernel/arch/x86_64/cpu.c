@@ -6,6 +6,7 @@
 #include "asm.h"
 #include "cpu.h"
 #include "hw.h"
+#include "../../abi/hr_layout.h"
 
 struct tss {
 	uint32_t resv0;
@@ -23,6 +24,8 @@ struct gate {
 	uint16_t off_mid;
 	uint32_t off_hi, resv;
 } __attribute__((packed));
+
+_Static_assert(USER_END == HR_VA_USER_END, "entry.S's bound of the user half");
 
 static struct tss tss;
 static uint64_t gdt[7];
@@ -121,7 +124,11 @@ hw_cpu_init(void)
 	load_idt();
 	wrmsr(MSR_STAR, ((uint64_t) KDATA_SEL << 48) | ((uint64_t) KCODE_SEL << 32));
 	wrmsr(MSR_LSTAR, (uint64_t) syscall_entry);
-	wrmsr(MSR_SFMASK, 0x40700); /* clear IF, DF, TF, AC on entry */
+	/* every flag user code can set and the kernel must not run with: TF (single-step
+	 * the kernel), IF (interrupts in the kernel), DF (string copies run backwards), AC,
+	 * NT (an iretq with NT set raises #GP in long mode) and IOPL */
+	wrmsr(MSR_SFMASK, HW_RFLAGS_TF | HW_RFLAGS_IF | HW_RFLAGS_DF | HW_RFLAGS_IOPL |
+				  HW_RFLAGS_NT | HW_RFLAGS_AC);
 }
 
 void

@@ -48,6 +48,19 @@ syscall_entry:
 	.globl ret_to_user
 ret_to_user:
 	mov	cur_frame(%rip), %rsp
+	/*
+	 * Never return to an address outside the user half: sysret to a non-canonical rip
+	 * raises #GP in ring 0 on Intel CPUs with the user's stack already loaded
+	 * (CVE-2012-0217), and iretq faults in ring 0 on any CPU.  A thread can get there by
+	 * a syscall in the last bytes of the user half; it faults instead, as if its next
+	 * instruction had.  rax is scratch until it is popped below.
+	 */
+	movabs	$USER_END, %rax
+	cmp	%rax, R_RIP(%rsp)
+	jae	bad_return
+	/* only flags user code may own go back (IOPL never), and interrupts are on */
+	andq	$HW_RFLAGS_USER, R_RFLAGS(%rsp)
+	orq	$HW_RFLAGS_FORCE, R_RFLAGS(%rsp)
 	pop	%r15
 	pop	%r14
 	pop	%r13
@@ -66,12 +79,17 @@ ret_to_user:
 	cmpq	$VEC_SYSCALL, (%rsp)
 	jne	1f
 	/* a syscall frame: rcx/r11 are scratch, so the cheap sysret path applies */
-	mov	16(%rsp), %rcx                    /* rip (checked canonical by C) */
+	mov	16(%rsp), %rcx                    /* rip (in the user half: checked above) */
 	mov	32(%rsp), %r11                    /* rflags */
 	mov	40(%rsp), %rsp                    /* user rsp */
 	sysretq
 1:	add	$16, %rsp                         /* vector, error code */
 	iretq
+
+bad_return:
+	lea	kstack_top(%rip), %rsp
+	call	trap_bad_return
+	jmp	ret_to_user
 
 /* ---- interrupts and exceptions -------------------------------------------------------- */
 .macro STUB vec, has_err
@@ -98,6 +116,7 @@ vec_\vec:
 	STUBS 0, 63
 
 trap_common:
+	cld                                       /* user code may have set DF; C expects it clear */
 	push	%rax
 	push	%rbx
 	push	%rcx
