@@ -11,6 +11,7 @@
 #include "comp.h"
 #include "thd.h"
 #include "frame.h"
+#include "ptq.h"
 
 struct node {
 	uint32_t parent, child, next, prev; /* derivation tree */
@@ -129,18 +130,13 @@ node_at(struct comp *c, uint64_t va, uint64_t **pte)
 	return (uint32_t) *pt_shadow(e);
 }
 
-/* Unmap one leaf mapping and free its node. */
+/* Unmap one leaf mapping and free its node; tables that empty go back to the pool. */
 static void
 unmap_one(uint32_t i)
 {
 	struct comp *c = &comps[nodes[i].comp];
-	uint64_t *e = pt_entry(c->pgtbl, nodes[i].va, 0);
 
-	if (e) {
-		*e = 0;
-		*pt_shadow(e) = 0;
-		pt_flush(c->pgtbl, nodes[i].va);
-	}
+	ptq_refund(c, pt_unmap(c->pgtbl, nodes[i].va));
 	c->mem_used--;
 	comp_unlink(c, i);
 	tree_unlink(i);
@@ -182,7 +178,7 @@ map_new(struct comp *c, uint64_t *e, uint64_t va, uint64_t pa, unsigned perms, u
 	comp_link(c, i);
 	if (parent)
 		tree_link(parent, i);
-	*e = pt_make(pa, perms);
+	pt_map(c->pgtbl, va, e, pt_make(pa, perms));
 	*pt_shadow(e) = i;
 	c->mem_used++;
 	return 0;
@@ -191,8 +187,10 @@ map_new(struct comp *c, uint64_t *e, uint64_t va, uint64_t pa, unsigned perms, u
 long
 alias_origin(struct comp *c, uint64_t va, uint64_t pa, unsigned perms)
 {
-	uint64_t *e = pt_entry(c->pgtbl, va, 1);
+	struct pt_budget b = ptq_budget(c);
+	uint64_t *e = pt_entry(c->pgtbl, va, &b);
 
+	ptq_charge(c, b.made);
 	if (!e || !nfree)
 		return HR_ENOMEM;
 	if (pt_present(*e))
@@ -217,6 +215,7 @@ sys_mem_alias(struct thd *t)
 	struct comp *s = t->comp, *d;
 	uint64_t src = r->rdi, dva = r->rdx, perms = r->r10;
 	uint64_t *se, *de;
+	struct pt_budget b;
 	uint32_t sn;
 
 	if (!va_ok(src) || !va_ok(dva))
@@ -234,10 +233,15 @@ sys_mem_alias(struct thd *t)
 			      d->mem_bound);
 	if (!nfree)
 		return refuse(HR_ENOMEM, "mapping nodes exhausted");
-	if (!(de = pt_entry(d->pgtbl, dva, 1)))
-		return refuse(HR_ENOMEM, "page tables exhausted");
-	if (pt_present(*de))
+	if ((de = pt_entry(d->pgtbl, dva, 0)) && pt_present(*de))
 		return refuse(HR_EEXIST, "%lx already mapped", dva);
+	b = ptq_budget(d);
+	if (pt_missing(d->pgtbl, dva) > b.left)
+		return refuse(HR_ENOMEM, "component %u may have no more page tables (%u held)",
+			      d->id, d->pt_used);
+	/* decoded: from here nothing fails */
+	de = pt_entry(d->pgtbl, dva, &b);
+	ptq_charge(d, b.made);
 	return map_new(d, de, dva, pt_pa(*se), (unsigned) perms, sn);
 }
 
@@ -294,6 +298,8 @@ sys_mem_info(struct thd *t)
 		return (long) c->mem_given;
 	case HR_MI_FREEPOOL:
 		return (long) nfree;
+	case HR_MI_PTABLES:
+		return (long) c->pt_used;
 	case HR_MI_PERMS: {
 		uint64_t va = t->regs.rdx & ~(HR_PAGE_SIZE - 1), *e;
 		if (va >= HR_VA_USER_END || !(e = pt_entry(c->pgtbl, va, 0)) || !pt_present(*e))

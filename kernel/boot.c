@@ -124,6 +124,7 @@ boot_root(const struct hw_boot *b, uint64_t tsc_hz, uint64_t timer_hz)
 	if (!(c = comp_new(0)) || !(t = thd_alloc()))
 		panic("no component for the root");
 	root_comp = c;
+	c->mem_bound = frame_total_user(); /* its page tables are charged against this */
 	copy_name(c->name, "root");
 	c->thd_quota = HR_THD_MAX - 2;
 	c->comp_quota = HR_COMP_MAX - 2;

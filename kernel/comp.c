@@ -9,6 +9,7 @@
 #include "alias.h"
 #include "frame.h"
 #include "console.h"
+#include "ptq.h"
 
 struct comp comps[HR_COMP_MAX];
 struct comp *root_comp;
@@ -25,17 +26,20 @@ comp_new(struct comp *parent)
 {
 	for (unsigned i = 1; i < HR_COMP_MAX; i++) {
 		struct comp *c = &comps[i];
+		struct pt_budget b = { PT_LEVELS, 0 }; /* the clock page's tables */
 		uint64_t pgtbl;
 		if (c->state != COMP_FREE)
 			continue;
 		if (!(pgtbl = pt_new()))
 			return 0;
-		if (sched_map_kinfo(pgtbl)) {
+		if (sched_map_kinfo(pgtbl, &b)) {
 			pt_free(pgtbl);
 			return 0;
 		}
 		uint32_t gen = c->gen + 1;
 		memset(c, 0, sizeof(*c));
+		ptq_join(c);
+		ptq_charge(c, 1 + b.made);
 		c->id = (uint16_t) i;
 		c->gen = gen;
 		c->state = COMP_LIVE;
@@ -159,6 +163,7 @@ comp_destroy(struct comp *c)
 	if (c->is_sched)
 		sched_unmake(c);
 	pt_free(c->pgtbl);
+	ptq_leave(c);
 	drop_parent_cap(c);
 	if (p && p->state != COMP_FREE) {
 		p->thd_quota += c->thd_paid;

@@ -12,6 +12,7 @@
 
 #include "kernel.h"
 #include "cap.h"
+#include "kev.h"
 
 enum comp_state {
 	COMP_FREE = 0,
@@ -45,6 +46,7 @@ struct comp {
 
 	/* memory accounting (alias.c): pages aliased into us, our bound, bound passed on */
 	uint64_t mem_used, mem_bound, mem_given;
+	uint32_t pt_used; /* page-table pairs of our address space (ptq.h) */
 	uint32_t node_head; /* list of our mapping nodes */
 
 	/* kernel-object quotas still available to us for children and threads */
@@ -59,8 +61,8 @@ struct comp {
 	struct comp *armed_next, *armed_prev; /* on the list of armed timers while wake_at */
 	uint64_t idle_gen; /* idle_ok holds while the kernel's idle_gen equals this */
 	uint8_t idle_ok;   /* its event thread may run on an idle CPU (sched_idle) */
-	uint32_t ev_head;  /* kernel copy of the ring head (the region copy is untrusted) */
-	uint32_t ev_lost;
+	struct kev_q evq;	  /* our ring's head and losses (kev.h; the region's are untrusted) */
+	struct kev_notice notice; /* where our latest idle/wake notice sits in our parent's ring */
 	struct hr_sched_region *region;
 	struct thd *cs;		 /* our child scheduler thread, as our parent sees it */
 	struct hr_slot *up_slot; /* cs's slot in our parent's region: our parent's view of us */

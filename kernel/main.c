@@ -8,6 +8,7 @@
 #include "alias.h"
 #include "frame.h"
 #include "boot.h"
+#include "ptq.h"
 
 extern char kernel_phys_start[], kernel_end[];
 void kmain(uint32_t magic, uint64_t info);
@@ -69,7 +70,7 @@ kmain(uint32_t magic, uint64_t info)
 	hw_cpu_init();
 	frames = frame_total_user();
 	alias_init(2 * frames + 1024);
-	frame_pt_pool(MAX(frames / 32, 1024));
+	frame_pt_pool(ptq_pool_size(frames));
 	kprintf("[k] memory: %lu MiB, %lu page-table pairs, %lu mapping nodes\n", max_pa >> 20,
 		frame_pt_free(), alias_free_nodes());
 	comp_pool_init();

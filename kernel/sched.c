@@ -17,6 +17,8 @@
 #include "comp.h"
 #include "thd.h"
 #include "boot.h"
+#include "kev.h"
+#include "ptq.h"
 
 struct region_page {
 	struct hr_sched_region r;
@@ -44,13 +46,13 @@ sched_clock(uint64_t hz, uint64_t per_tick)
 }
 
 long
-sched_map_kinfo(uint64_t pgtbl)
+sched_map_kinfo(uint64_t pgtbl, struct pt_budget *b)
 {
-	uint64_t *e = pt_entry(pgtbl, HR_VA_KINFO, 1);
+	uint64_t *e = pt_entry(pgtbl, HR_VA_KINFO, b);
 
 	if (!e)
 		return HR_ENOMEM;
-	*e = pt_make(hw_virt_to_phys(&kinfo), HR_MEM_READ);
+	pt_map(pgtbl, HR_VA_KINFO, e, pt_make(hw_virt_to_phys(&kinfo), HR_MEM_READ));
 	*pt_shadow(e) = 0; /* a kernel mapping: not aliasable, not removable */
 	return 0;
 }
@@ -152,14 +154,22 @@ sched_make(struct comp *c, struct comp *parent, struct thd *cs)
 {
 	struct hr_sched_region *r = &regions[c->id].r;
 	uint64_t pa = hw_virt_to_phys(r);
+	struct pt_budget b = ptq_budget(c);
 
+	/* the region's pages share one leaf table: what the first needs is all they need, so
+	 * nothing is allocated unless all of it can be */
+	_Static_assert(HR_VA_SCHED % (512 * HR_PAGE_SIZE) + HR_SCHED_REGION_PAGES * HR_PAGE_SIZE <=
+			       512 * HR_PAGE_SIZE,
+		       "the scheduler region sits in one leaf table");
+	if (pt_missing(c->pgtbl, HR_VA_SCHED) > b.left)
+		return HR_ENOMEM;
 	for (uint64_t i = 0; i < HR_SCHED_REGION_PAGES; i++) {
-		uint64_t *e = pt_entry(c->pgtbl, HR_VA_SCHED + i * HR_PAGE_SIZE, 1);
-		if (!e)
-			return HR_ENOMEM;
-		*e = pt_make(pa + i * HR_PAGE_SIZE, HR_MEM_READ | HR_MEM_WRITE);
+		uint64_t va = HR_VA_SCHED + i * HR_PAGE_SIZE;
+		uint64_t *e = pt_entry(c->pgtbl, va, &b);
+		pt_map(c->pgtbl, va, e, pt_make(pa + i * HR_PAGE_SIZE, HR_MEM_READ | HR_MEM_WRITE));
 		*pt_shadow(e) = 0; /* a kernel mapping: no alias node, cannot be aliased */
 	}
+	ptq_charge(c, b.made);
 	memset(r, 0, sizeof(*r));
 	c->is_sched = 1;
 	c->sub = c;
@@ -170,7 +180,8 @@ sched_make(struct comp *c, struct comp *parent, struct thd *cs)
 	c->evt = 0;
 	c->pevt = 0;
 	c->evt_pending = 0;
-	c->ev_head = c->ev_lost = 0;
+	c->evq = (struct kev_q){ 0 };
+	c->notice = (struct kev_notice){ 0 };
 	r->depth = c->depth;
 	r->tsc_hz = tsc_hz;
 	r->tick_tsc = tick_tsc;
@@ -214,11 +225,8 @@ void
 sched_unmake(struct comp *c)
 {
 	timer_set(c, 0);
-	for (uint64_t i = 0; i < HR_SCHED_REGION_PAGES; i++) {
-		uint64_t *e = pt_entry(c->pgtbl, HR_VA_SCHED + i * HR_PAGE_SIZE, 0);
-		if (e)
-			*e = 0;
-	}
+	for (uint64_t i = 0; i < HR_SCHED_REGION_PAGES; i++)
+		ptq_refund(c, pt_unmap(c->pgtbl, HR_VA_SCHED + i * HR_PAGE_SIZE));
 	c->is_sched = 0;
 	c->region = 0;
 	c->up_slot = 0;
@@ -278,16 +286,19 @@ sched_activate(struct comp *s)
 static void
 queue(struct comp *s, struct hr_kevent ev)
 {
-	struct hr_sched_region *r = s->region;
-	uint32_t tail = r->ev_tail;
-
-	if (s->ev_head - tail >= HR_KEV_RING) {
-		r->ev_lost = ++s->ev_lost;
-	} else {
-		r->ev[s->ev_head % HR_KEV_RING] = ev;
-		r->ev_head = ++s->ev_head;
-	}
+	kev_put(&s->evq, s->region, ev);
 	s->evt_pending = 1;
+}
+
+/* Tell c's parent what c's scheduler is doing now (HR_KEV_IDLE, HR_KEV_WAKE), replacing
+ * what it was told before and has not read yet (kev.h): never more than two entries. */
+static void
+notice(struct comp *c, uint16_t type)
+{
+	struct comp *p = c->parent;
+
+	kev_notice(&p->evq, p->region, &c->notice, (struct hr_kevent){ .type = type, .comp = c->id });
+	p->evt_pending = 1;
 }
 
 void
@@ -308,17 +319,14 @@ sched_post(struct comp *s, struct hr_kevent ev)
 static void
 timer_fire(struct comp *s)
 {
-	struct hr_kevent ev = { .type = HR_KEV_WAKE, .comp = s->id };
-
 	timer_set(s, 0);
-	queue(s, (struct hr_kevent){ .type = HR_KEV_TIMER, .comp = s->id });
+	s->evt_pending = 1; /* its event thread looks at its clock: no entry needed */
 	sched_activate(s);
 	for (; s->parent && s->parent->is_sched; s = s->parent) {
 		int ran = s->evt && cur == s->evt;
-		queue(s->parent, ev);
+		notice(s, HR_KEV_WAKE);
 		if (ran)
 			return;
-		ev.comp = s->parent->id;
 		sched_activate(s->parent);
 	}
 }
@@ -408,8 +416,10 @@ sys_event_wait(struct thd *t)
 	}
 	/* nothing of ours to resume: the CPU goes back to our parent, who must know */
 	thd_stop();
-	if (s->parent)
-		sched_post(s->parent, (struct hr_kevent){ .type = HR_KEV_IDLE, .comp = s->id });
+	if (s->parent && s->parent->is_sched) {
+		notice(s, HR_KEV_IDLE);
+		sched_activate(s->parent);
+	}
 	if (cur)
 		return 1;
 	thd_reschedule(s->parent);

@@ -34,7 +34,7 @@ void sched_deadline(void);
 /* The CPU is about to idle: prepare what an interrupt on an idle CPU needs. */
 void sched_idle(void);
 /* Map the kernel's clock page read-only into a new address space; 0 or HR_ENOMEM. */
-long sched_map_kinfo(uint64_t pgtbl);
+long sched_map_kinfo(uint64_t pgtbl, struct pt_budget *b);
 
 long sys_event_wait(struct thd *t);
 long sys_sched_event(struct thd *t);

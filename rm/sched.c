@@ -248,15 +248,45 @@ charge(uint64_t now)
 	}
 }
 
+/*
+ * The kernel's ring was full and dropped events (abi/hr_sched.h): learn from the objects
+ * what they would have said.  Our threads' slots show which have died; the hook checks our
+ * children (their state, and a wake-up that may have been lost).
+ */
+static void
+resync(void)
+{
+	struct hr_sched_region *r = hr_region();
+
+	if (hooks->lost)
+		hooks->lost();
+	FOR_EACH_ENT(id)
+	{
+		uint32_t st = r->slot[ent[id].tid].state;
+		if ((used & (1ull << id)) && ent[id].kind == ENT_THREAD &&
+		    (st == HR_TS_DEAD || st == HR_TS_FREE)) {
+			struct hr_kevent ev = { .type = HR_KEV_EXIT, .thd = ent[id].tid };
+			hooks->kevent(&ev);
+		}
+	}
+}
+
 static void
 kernel_events(void)
 {
+	static uint32_t lost_seen;
 	struct hr_sched_region *r = hr_region();
 
 	while (r->ev_tail != r->ev_head) {
 		struct hr_kevent ev = r->ev[r->ev_tail % HR_KEV_RING];
+		/* the kernel never rewrites the entry at the tail, so copy it before moving on */
+		__asm__ volatile("" ::: "memory");
 		r->ev_tail++;
 		hooks->kevent(&ev);
+	}
+	if (r->ev_lost != lost_seen) {
+		lost_seen = r->ev_lost;
+		resync();
 	}
 }
 

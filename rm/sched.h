@@ -45,6 +45,8 @@ struct sched_hooks {
 	void (*finished)(void);
 	/* called on every turn of the loop, before deciding (may invoke our parent) */
 	void (*turn)(void);
+	/* the kernel dropped events (a full ring): check the children's states (may be NULL) */
+	void (*lost)(void);
 };
 
 /* 0, or HR_EINVAL for an unknown policy.  slice: round-robin quantum in timer ticks. */

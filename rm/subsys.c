@@ -191,7 +191,31 @@ on_finished(void)
 	subsys_exit(0);
 }
 
-static const struct sched_hooks hooks = { on_kevent, on_finished, delegate_turn };
+/*
+ * The kernel dropped events: each child's state says whether it ended (the fault's details
+ * are gone: "vector 0"), and a child subsystem whose wake-up was lost is simply woken; if
+ * it has nothing to do it idles again.
+ */
+static void
+on_lost(void)
+{
+	for (struct child *c = child_next(0); c; c = child_next(c)) {
+		long st = c->dead ? 0 : hr_comp_state(c->ctor.slot);
+		struct hr_kevent ev = { .comp = (uint16_t) c->ctor.comp };
+
+		if (st < 0)
+			continue;
+		if ((st & 0xff) == HR_CS_FAULTED || (st & 0xff) == HR_CS_EXITED) {
+			ev.type = (st & 0xff) == HR_CS_FAULTED ? HR_KEV_FAULT : HR_KEV_EXIT;
+			ev.a = (uint64_t) ((st >> 8) & 0xff);
+			on_kevent(&ev);
+		} else if (c->type == DESC_SUBSYSTEM && c->ent >= 0) {
+			sched_wake(c->ent);
+		}
+	}
+}
+
+static const struct sched_hooks hooks = { on_kevent, on_finished, delegate_turn, on_lost };
 
 long
 subsys_entity_of(uint32_t comp)

@@ -14,7 +14,7 @@
 #define HR_THD_MAX   256 /* thread ids are 1 .. HR_THD_MAX-1 */
 #define HR_COMP_MAX  128 /* component ids are 1 .. HR_COMP_MAX-1 */
 #define HR_DEPTH_MAX 16	 /* deepest scheduler depth (the root is depth 0) */
-#define HR_KEV_RING  64	 /* kernel events queued per scheduler */
+#define HR_KEV_RING  256 /* kernel events queued per scheduler */
 
 /* Lower is more urgent.  A thread whose slot says HR_PRIO_IDLE never preempts anything. */
 #define HR_PRIO_IDLE 0x7fffffff
@@ -35,8 +35,10 @@ enum hr_kev_type {
 	HR_KEV_EXIT = 2,  /* thd exited: a = status; comp set when the whole component ended */
 	HR_KEV_IDLE = 3,  /* child scheduler comp parked with nothing to run */
 	HR_KEV_WAKE = 4,  /* child scheduler comp was woken by its timer (timer_next) */
-	HR_KEV_TIMER = 5, /* our own timer (timer_next) is due */
 };
+/* IDLE and WAKE are notices of a child's state: a newer one about the same child replaces
+ * an unread older one (never the entry at ev_tail), so they cannot crowd out an exit.  A due
+ * timer of our own queues nothing: our event thread just runs and looks at its clock. */
 
 struct hr_kevent {
 	uint16_t type; /* enum hr_kev_type */
@@ -73,7 +75,8 @@ struct hr_sched_region {
 	uint64_t ticks;	    /* kernel: timer ticks delivered to this scheduler so far */
 	uint32_t ev_head;   /* kernel: events written (free-running) */
 	uint32_t ev_tail;   /* scheduler: events consumed (free-running) */
-	uint32_t ev_lost;   /* kernel: events dropped on a full ring */
+	uint32_t ev_lost;   /* kernel: events dropped on a full ring: resynchronise from the
+			     * objects' states (comp_state, thread slots) when it changes */
 	uint32_t depth;	    /* kernel: depth of this scheduler */
 	uint32_t pevt;	    /* kernel: 1 while the parent has events pending for us */
 	uint32_t evt_thd;   /* kernel: our event thread (0 if none) */

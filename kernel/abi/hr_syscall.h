@@ -87,5 +87,6 @@ enum hr_sysno {
 #define HR_MI_GIVEN    3 /* pages of its bound it has passed on to its children       */
 #define HR_MI_FREEPOOL 4 /* kernel mapping nodes still free (system-wide)            */
 #define HR_MI_PERMS    5 /* HR_MEM_* of its mapping at address arg, or HR_ENOENT      */
+#define HR_MI_PTABLES  6 /* page-table pairs its address space holds (charged to it)   */
 
 #endif

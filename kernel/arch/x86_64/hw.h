@@ -106,10 +106,23 @@ hw_virt_to_phys(const void *va)
  * kernel provides (frame.c), so this layer has no allocation policy of its own.
  */
 #define PT_LEVELS 4
-uint64_t pt_new(void);	      /* fresh top level with the kernel half; 0 if none */
-void pt_free(uint64_t pgtbl); /* frees user-half tables (leaf frames untouched) */
-/* Entry for va, allocating intermediate tables if make; NULL when absent / out of tables. */
-uint64_t *pt_entry(uint64_t pgtbl, uint64_t va, int make);
+/* How many tables pt_entry may allocate (left) and did (made). */
+struct pt_budget {
+	unsigned left, made;
+};
+uint64_t pt_new(void); /* fresh top level with the kernel half; 0 if none */
+/* Frees every user-half table (leaf frames untouched): how many, the top level included. */
+unsigned pt_free(uint64_t pgtbl);
+/* Entry for va; with a budget, allocates missing tables (at most b->left, counted in
+ * b->made); NULL when a table is absent and cannot be made. */
+uint64_t *pt_entry(uint64_t pgtbl, uint64_t va, struct pt_budget *b);
+/* How many tables pt_entry would have to allocate for va (0..PT_LEVELS-1). */
+unsigned pt_missing(uint64_t pgtbl, uint64_t va);
+/* Set the leaf entry e of va (from pt_entry) to pte, counting it in its table. */
+void pt_map(uint64_t pgtbl, uint64_t va, uint64_t *e, uint64_t pte);
+/* Clear va's leaf entry and its shadow word, flush it, and free the tables that emptied:
+ * how many were freed. */
+unsigned pt_unmap(uint64_t pgtbl, uint64_t va);
 /* Per-entry word of kernel metadata beside the leaf table holding entry e. */
 uint64_t *pt_shadow(uint64_t *e);
 uint64_t pt_make(uint64_t pa, unsigned perms); /* leaf entry for a user page */

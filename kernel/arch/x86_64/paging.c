@@ -5,7 +5,10 @@
  * RAM at HW_KDIRECT and the kernel image at -2 GiB, both with 2 MiB pages.  User halves
  * are built from pairs of frames (pt_alloc): the table itself and, 4 KiB above it, a
  * shadow page with one word of kernel metadata per entry (alias.c keeps mapping nodes
- * there), so finding the metadata of a mapping costs nothing beyond the walk.
+ * there), so finding the metadata of a mapping costs nothing beyond the walk.  Above the
+ * leaves the shadow word of an entry counts the present entries of the table it points
+ * to, so a table that empties is freed at once, in O(levels), and a component that maps
+ * and removes far apart holds no more tables than it has mappings.
  */
 #include "cpu.h"
 #include "hw.h"
@@ -78,46 +81,119 @@ pt_new(void)
 	return pa;
 }
 
-static void
+static unsigned
 free_level(uint64_t pa, int level)
 {
 	uint64_t *t = hw_phys_to_virt(pa);
 	int n = level == PT_LEVELS ? 256 : 512;
+	unsigned freed = 1;
 
 	if (level > 1) {
 		for (int i = 0; i < n; i++)
 			if (t[i] & PTE_P)
-				free_level(t[i] & PTE_ADDR, level - 1);
+				freed += free_level(t[i] & PTE_ADDR, level - 1);
 	}
 	pt_release(pa);
+	return freed;
 }
 
-void
+unsigned
 pt_free(uint64_t pgtbl)
 {
 	if (read_cr3() == pgtbl)
 		write_cr3(hw_virt_to_phys(kernel_pml4));
-	free_level(pgtbl, PT_LEVELS);
+	return free_level(pgtbl, PT_LEVELS);
 }
 
-uint64_t *
-pt_entry(uint64_t pgtbl, uint64_t va, int make)
+static unsigned
+index_at(uint64_t va, int level)
+{
+	return (unsigned) (va >> (12 + 9 * (level - 1))) & 511;
+}
+
+unsigned
+pt_missing(uint64_t pgtbl, uint64_t va)
 {
 	uint64_t *t = hw_phys_to_virt(pgtbl);
 
+	for (int level = PT_LEVELS; level > 1; level--) {
+		uint64_t e = t[index_at(va, level)];
+		if (!(e & PTE_P))
+			return (unsigned) level - 1;
+		t = hw_phys_to_virt(e & PTE_ADDR);
+	}
+	return 0;
+}
+
+/*
+ * The entries on the way to va, top level first: path[L] is the entry of the level-L table
+ * (path[1] the leaf).  Returns the lowest level reached (1 when every table is there).
+ */
+static int
+walk(uint64_t pgtbl, uint64_t va, uint64_t *path[PT_LEVELS + 1])
+{
+	uint64_t *t = hw_phys_to_virt(pgtbl);
+
+	for (int level = PT_LEVELS; level >= 1; level--) {
+		path[level] = &t[index_at(va, level)];
+		if (level == 1 || !(*path[level] & PTE_P))
+			return level;
+		t = hw_phys_to_virt(*path[level] & PTE_ADDR);
+	}
+	return 1;
+}
+
+uint64_t *
+pt_entry(uint64_t pgtbl, uint64_t va, struct pt_budget *b)
+{
+	uint64_t *path[PT_LEVELS + 1];
+	int level;
+
 	if (va >= 0x0000800000000000ull)
 		return 0;
-	for (int level = PT_LEVELS; level > 1; level--) {
-		uint64_t *e = &t[(va >> (12 + 9 * (level - 1))) & 511];
-		if (!(*e & PTE_P)) {
-			uint64_t pa;
-			if (!make || !(pa = pt_alloc()))
-				return 0;
-			*e = pa | PTE_P | PTE_W | PTE_U;
-		}
-		t = hw_phys_to_virt(*e & PTE_ADDR);
+	while ((level = walk(pgtbl, va, path)) > 1) {
+		uint64_t pa;
+		if (!b || b->made >= b->left || !(pa = pt_alloc()))
+			return 0;
+		b->made++;
+		*path[level] = pa | PTE_P | PTE_W | PTE_U;
+		if (level < PT_LEVELS)
+			(*pt_shadow(path[level + 1]))++; /* one more present entry in that table */
 	}
-	return &t[(va >> 12) & 511];
+	return path[1];
+}
+
+void
+pt_map(uint64_t pgtbl, uint64_t va, uint64_t *e, uint64_t pte)
+{
+	uint64_t *path[PT_LEVELS + 1];
+
+	if (!(*e & PTE_P) && (pte & PTE_P) && walk(pgtbl, va, path) == 1)
+		(*pt_shadow(path[2]))++;
+	*e = pte;
+}
+
+unsigned
+pt_unmap(uint64_t pgtbl, uint64_t va)
+{
+	uint64_t *path[PT_LEVELS + 1];
+	unsigned freed = 0;
+
+	if (walk(pgtbl, va, path) != 1 || !(*path[1] & PTE_P))
+		return 0;
+	*path[1] = 0;
+	*pt_shadow(path[1]) = 0;
+	pt_flush(pgtbl, va);
+	/* the tables that emptied go, bottom up; the top level stays with the component.  The
+	 * count of the level-l table is the shadow word of the entry pointing to it. */
+	for (int l = 1; l < PT_LEVELS; l++) {
+		if (--*pt_shadow(path[l + 1]))
+			break;
+		pt_release(*path[l + 1] & PTE_ADDR);
+		*path[l + 1] = 0;
+		freed++;
+	}
+	return freed;
 }
 
 uint64_t *

@@ -1,0 +1,38 @@
+/*
+ * kev.h - the ring of kernel events in a scheduler's region (abi/hr_sched.h), kernel side.
+ *
+ * Two kinds of event.  Exits and faults happen once per object and must never be lost;
+ * notices about a child scheduler (it went idle, its timer woke it) only say what its state
+ * is now, so a newer notice about the same child replaces an older one still waiting in the
+ * ring: a child that idles and wakes a thousand times costs its parent at most two entries,
+ * never the room an exit needs.  The scheduler consumes entries by copying the one at its
+ * tail and then advancing the tail, so the entry at the tail may be half-read and is never
+ * rewritten.  Should the ring fill anyway, the event is counted in ev_lost and the
+ * scheduler must resynchronise from the objects' states (comp_state, thread slots).
+ * Pure: no hardware, host-tested (kernel/test/kev_test.c).
+ */
+#ifndef KEV_H
+#define KEV_H
+
+#include <stdint.h>
+#include "abi/hr_sched.h"
+
+/* The kernel's own copy of a ring's head and loss count: the region's are untrusted. */
+struct kev_q {
+	uint32_t head, lost;
+};
+
+/* Where a child's latest notice sits in its parent's ring (pos valid while set). */
+struct kev_notice {
+	uint32_t pos;
+	uint8_t set;
+};
+
+/* Append ev; 0, or HR_ENOMEM when the ring is full (counted as lost). */
+int kev_put(struct kev_q *q, struct hr_sched_region *r, struct hr_kevent ev);
+/* A notice (HR_KEV_IDLE or HR_KEV_WAKE) about the child whose record is n: replaces its
+ * previous notice if that still waits beyond the tail, else is appended. */
+int kev_notice(struct kev_q *q, struct hr_sched_region *r, struct kev_notice *n,
+	       struct hr_kevent ev);
+
+#endif
