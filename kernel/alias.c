@@ -17,7 +17,8 @@ struct node {
 	uint32_t parent, child, next, prev; /* derivation tree */
 	uint32_t cnext, cprev;		    /* the component's list */
 	uint16_t comp;
-	uint16_t resv;
+	uint8_t rights; /* HR_MEM_*: what the holder may pass on and protect up to */
+	uint8_t resv;
 	uint32_t resv2;
 	uint64_t va;
 };
@@ -175,6 +176,7 @@ map_new(struct comp *c, uint64_t *e, uint64_t va, uint64_t pa, unsigned perms, u
 	uint32_t i = node_alloc();
 
 	nodes[i].va = va;
+	nodes[i].rights = (uint8_t) perms;
 	comp_link(c, i);
 	if (parent)
 		tree_link(parent, i);
@@ -226,8 +228,8 @@ sys_mem_alias(struct thd *t)
 		return refuse(HR_ECAP, "slot %lu names no live child", r->rsi);
 	if (!(sn = node_at(s, src, &se)))
 		return refuse(HR_ENOENT, "nothing aliasable at %lx", src);
-	if (perms & ~(uint64_t) pt_perms(*se))
-		return refuse(HR_EPERM, "permissions beyond the source's");
+	if (perms & ~(uint64_t) nodes[sn].rights)
+		return refuse(HR_EPERM, "permissions beyond the source's rights");
 	if (d->mem_used >= d->mem_bound)
 		return refuse(HR_ENOMEM, "component %u is at its bound (%lu pages)", d->id,
 			      d->mem_bound);
@@ -266,6 +268,27 @@ sys_mem_remove(struct thd *t)
 }
 
 long
+sys_mem_protect(struct thd *t)
+{
+	struct comp *s = t->comp, *c = comp_arg(s, t->regs.rdi);
+	uint64_t va = t->regs.rsi, perms = t->regs.rdx, *e;
+	uint32_t n;
+
+	if (!c || (c != s && c->parent != s))
+		return refuse(HR_ECAP, "slot %lu names neither us nor a child", t->regs.rdi);
+	if (!va_ok(va) || !(n = node_at(c, va, &e)))
+		return refuse(HR_ENOENT, "no alias at %lx", va);
+	if (perms & ~(uint64_t) nodes[n].rights)
+		return refuse(HR_EPERM, "permissions %lx beyond the mapping's rights %x", perms,
+			      nodes[n].rights);
+	if (perms && !(perms & HR_MEM_READ))
+		return refuse(HR_EINVAL, "permissions %lx without read", perms);
+	*e = pt_make(pt_pa(*e), (unsigned) perms);
+	pt_flush(c->pgtbl, va);
+	return 0;
+}
+
+long
 sys_mem_bound(struct thd *t)
 {
 	struct comp *s = t->comp, *c = comp_from_cap(s, t->regs.rdi);
@@ -300,11 +323,16 @@ sys_mem_info(struct thd *t)
 		return (long) nfree;
 	case HR_MI_PTABLES:
 		return (long) c->pt_used;
-	case HR_MI_PERMS: {
+	case HR_MI_PERMS:
+	case HR_MI_MAPPED: {
 		uint64_t va = t->regs.rdx & ~(HR_PAGE_SIZE - 1), *e;
+		uint32_t n;
 		if (va >= HR_VA_USER_END || !(e = pt_entry(c->pgtbl, va, 0)) || !pt_present(*e))
 			return HR_ENOENT;
-		return pt_perms(*e);
+		n = (uint32_t) *pt_shadow(e);
+		if (t->regs.rsi == HR_MI_MAPPED || !n)
+			return pt_perms(*e); /* kernel mappings (no node): what is mapped */
+		return nodes[n].rights;
 	}
 	default:
 		return refuse(HR_EINVAL, "query %lu", t->regs.rsi);

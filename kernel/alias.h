@@ -23,6 +23,7 @@ uint64_t alias_free_nodes(void);
 
 long sys_mem_alias(struct thd *t);
 long sys_mem_remove(struct thd *t);
+long sys_mem_protect(struct thd *t);
 long sys_mem_bound(struct thd *t);
 long sys_mem_info(struct thd *t);
 

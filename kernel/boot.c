@@ -101,8 +101,8 @@ map_window(struct comp *c, struct hr_bootinfo *bi)
 
 	bi->mem_base = HR_VA_MEM;
 	while ((pa = frame_next_user())) {
-		/* the rights a holder can pass on are its mapping's: a window that could not be
-		 * executed could never become a child's code */
+		/* all rights, so that it can become a child's code; mapped as data (W^X: the
+		 * root itself never executes it) */
 		map(c, HR_VA_MEM + n * HR_PAGE_SIZE, pa, HR_MEM_ALL);
 		n++;
 	}

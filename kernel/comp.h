@@ -46,7 +46,7 @@ struct comp {
 
 	/* memory accounting (alias.c): pages aliased into us, our bound, bound passed on */
 	uint64_t mem_used, mem_bound, mem_given;
-	uint32_t pt_used; /* page-table pairs of our address space (ptq.h) */
+	uint32_t pt_used;   /* page-table pairs of our address space (ptq.h) */
 	uint32_t node_head; /* list of our mapping nodes */
 
 	/* kernel-object quotas still available to us for children and threads */
@@ -61,7 +61,7 @@ struct comp {
 	struct comp *armed_next, *armed_prev; /* on the list of armed timers while wake_at */
 	uint64_t idle_gen; /* idle_ok holds while the kernel's idle_gen equals this */
 	uint8_t idle_ok;   /* its event thread may run on an idle CPU (sched_idle) */
-	struct kev_q evq;	  /* our ring's head and losses (kev.h; the region's are untrusted) */
+	struct kev_q evq;  /* our ring's head and losses (kev.h; the region's are untrusted) */
 	struct kev_notice notice; /* where our latest idle/wake notice sits in our parent's ring */
 	struct hr_sched_region *region;
 	struct thd *cs;		 /* our child scheduler thread, as our parent sees it */

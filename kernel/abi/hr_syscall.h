@@ -42,7 +42,8 @@
 	X(0x416, poweroff, 1, C)      /* exit code (root only)                              */   \
 	X(0x417, timer_next, 1, C)    /* TSC at which this scheduler must run again (0: none) */ \
 	X(0x418, sched_demote, 1, C)  /* comp slot of a child scheduler: demote its subtree   */ \
-	X(0x419, comp_name, 3, C)     /* comp slot of a child, name, length: tags its output */
+	X(0x419, comp_name, 3, C)     /* comp slot of a child, name, length: tags its output */  \
+	X(0x41a, mem_protect, 3, C)   /* comp slot (or SELF), va, HR_MEM_* within its rights  */
 /* clang-format on */
 
 #ifndef __ASSEMBLER__
@@ -86,7 +87,8 @@ enum hr_sysno {
 #define HR_MI_USED     2 /* pages aliased into it now                                  */
 #define HR_MI_GIVEN    3 /* pages of its bound it has passed on to its children       */
 #define HR_MI_FREEPOOL 4 /* kernel mapping nodes still free (system-wide)            */
-#define HR_MI_PERMS    5 /* HR_MEM_* of its mapping at address arg, or HR_ENOENT      */
+#define HR_MI_PERMS    5 /* rights (HR_MEM_*) of its mapping at address arg, or HR_ENOENT */
 #define HR_MI_PTABLES  6 /* page-table pairs its address space holds (charged to it)   */
+#define HR_MI_MAPPED   7 /* what its mapping at arg allows now (W^X, mem_protect)       */
 
 #endif

@@ -77,7 +77,8 @@ TEST(exit_survives_a_flood_of_notices)
 	struct kev_notice n[4] = { 0 };
 
 	for (int i = 0; i < 100000; i++)
-		kev_notice(&q, r, &n[i % 4], ev(i % 3 ? HR_KEV_WAKE : HR_KEV_IDLE, (uint16_t) (i % 4)));
+		kev_notice(&q, r, &n[i % 4],
+			   ev(i % 3 ? HR_KEV_WAKE : HR_KEV_IDLE, (uint16_t) (i % 4)));
 	CHECK_EQ(kev_put(&q, r, ev(HR_KEV_EXIT, 9)), 0);
 	CHECK_EQ(q.lost, 0);
 	int exits = 0;

@@ -202,15 +202,23 @@ pt_shadow(uint64_t *e)
 	return e + 512;
 }
 
+/*
+ * W^X: a page is writable or executable, never both: rights that include both map as
+ * writable data (the holder may still pass on execution to a child, where the page is
+ * then mapped read-execute).  No rights at all is a guard page: present, so its mapping
+ * node stays findable, but out of user mode's reach.
+ */
 uint64_t
 pt_make(uint64_t pa, unsigned perms)
 {
-	uint64_t e = (pa & PTE_ADDR) | PTE_P | PTE_U;
+	uint64_t e = (pa & PTE_ADDR) | PTE_P | PTE_NX;
 
+	if (perms & HR_MEM_READ)
+		e |= PTE_U;
 	if (perms & HR_MEM_WRITE)
 		e |= PTE_W;
-	if (!(perms & HR_MEM_EXEC))
-		e |= PTE_NX;
+	else if (perms & HR_MEM_EXEC)
+		e &= ~PTE_NX;
 	return e;
 }
 
@@ -225,6 +233,8 @@ pt_perms(uint64_t e)
 {
 	unsigned p = HR_MEM_READ;
 
+	if (!(e & PTE_U))
+		return 0; /* a guard page */
 	if (e & PTE_W)
 		p |= HR_MEM_WRITE;
 	if (!(e & PTE_NX))
