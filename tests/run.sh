@@ -8,7 +8,7 @@
 #             "WRITER CASE": the component that must report "test CASE: ok" (a missing case
 #             fails).  The kernel tags every line a component writes with its path in the tree,
 #             "[WRITER] ..." (kernel/console.c), so no other component can report a case for
-#             it.  The tree that booted must equal build/images/NAME/tree.txt (what hrimage
+#             it; "!WRITER CASE" is a line that must not appear.  The tree that booted must equal build/images/NAME/tree.txt (what hrimage
 #             expects from MANIFEST, tags included) and its root must finish; any
 #             "test CASE: FAIL" fails too
 # The last line is "N passed, N failed"; the exit status is non-zero on any failure.
@@ -85,6 +85,17 @@ judge_image() {
 	tr -d '\r' <"$log" >"$log.lines"
 	while read -r w c; do
 		[ -z "$c" ] && continue
+		if [ "${w#!}" != "$w" ]; then
+			# "!WRITER CASE": a line that must not appear (a forgery the kernel's tag defeats)
+			if grep -a -q -x -F "[${w#!}] test $c: ok" "$log.lines"; then
+				echo "FAIL image $name not_said_by_${w#!}_$c: someone said it as ${w#!}" >>"$out"
+				f=$((f + 1))
+			else
+				echo "ok   image $name not_said_by_${w#!}_$c" >>"$out"
+				p=$((p + 1))
+			fi
+			continue
+		fi
 		if grep -a -q -x -F "[$w] test $c: ok" "$log.lines"; then
 			echo "ok   image $name $c" >>"$out"
 			p=$((p + 1))

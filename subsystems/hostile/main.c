@@ -1,0 +1,312 @@
+/*
+ * hostile - unprivileged programs that once took the kernel down, lost an exit or starved
+ * a sibling (MANIFEST: image test-hostile).  One program, a mode per instance (args):
+ *   (none)   the root and "attack": a subsystem whose tasks (MANIFEST) attack the kernel:
+ *            NT and DF left set across interrupts and switches, a syscall in the last
+ *            bytes of the user half, a console flood beside a real-time task, page tables
+ *            made and dropped far apart, guard pages, W^X
+ *   victim   a passive component "attack" maps code and pages into
+ *   overflow a subsystem whose task overflows its stack (it must fault on the guard page)
+ *   execdata a subsystem that jumps into its own data (it must fault: W^X)
+ * and "busy" / "late": siblings of which one sleeps a tick at a time while the other ends;
+ * the root must hear that end.  The root reports what its children's ends showed.
+ */
+#include "rm/pages.h"
+#include "rm/report.h"
+#include "rm/runtime.h"
+#include "rm/sched.h"
+#include "rm/subsys.h"
+#include "rm/desc.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define RFLAGS_NT  0x4000ul
+#define LAST_PAGE  0x7ffffffff000ul
+#define FAR_APART  (1ul << 39) /* one top-level entry apart: three tables each */
+#define FAR_BASE   0x10000000000ul
+#define CHURN      3000
+#define FLOOD      (64 * 1024) /* one writev of this kept the kernel busy for 1.5 ticks */
+
+static uint64_t
+ticks(uint64_t n)
+{
+	return n * hr_tick_tsc();
+}
+
+static void
+sleep_ticks(uint64_t n)
+{
+	sched_sleep(hr_tsc() + ticks(n));
+}
+
+/* ---- NT and DF: flags user code may set, across interrupts and switches -------------- */
+
+static volatile uint32_t victim_tid;
+static volatile int go, victim_done;
+
+/* Spins until the attacker switches to it: by then an interrupt has preempted it, so the
+ * kernel returns to it with iretq. */
+static void
+nt_victim(void *arg)
+{
+	(void) arg;
+	victim_tid = (uint32_t) hr_thd_self();
+	while (!go)
+		;
+	victim_done = 1;
+}
+HR_TASK(nt_victim);
+
+static void
+nt_attacker(void *arg)
+{
+	uint64_t until = hr_tsc() + ticks(200);
+	long r;
+
+	(void) arg;
+	while (!victim_tid && hr_tsc() < until)
+		;
+	go = 1;
+	__asm__ volatile("pushfq; orq %0, (%%rsp); popfq" : : "i"(RFLAGS_NT) : "memory", "cc");
+	r = hr_thd_switch(victim_tid, 0);
+	__asm__ volatile("pushfq; andq %0, (%%rsp); popfq" : : "i"(~RFLAGS_NT) : "memory", "cc");
+	hr_report("nt_set_then_switch_to_a_preempted_thread", r == 0 && victim_done,
+		  "switch %ld, victim %s", r, victim_done ? "ran" : "never ran");
+}
+HR_TASK(nt_attacker);
+
+static void
+df_spinner(void *arg)
+{
+	static volatile char a[64], b[64];
+	uint64_t until = hr_tsc() + ticks(5);
+
+	(void) arg;
+	__asm__ volatile("std" ::: "memory");
+	while (hr_tsc() < until)
+		;
+	__asm__ volatile("cld" ::: "memory");
+	memset((char *) a, 7, sizeof(a));
+	memcpy((char *) b, (char *) a, sizeof(b));
+	hr_report("df_set_while_interrupted", b[0] == 7 && b[63] == 7, "memory copied wrongly");
+}
+HR_TASK(df_spinner);
+
+/* ---- the console: bounded, at the writer's priority ----------------------------------- */
+
+static volatile int flooding;
+
+static void
+flooder(void *arg)
+{
+	static char buf[FLOOD];
+	uint64_t done = 0;
+
+	(void) arg;
+	for (size_t i = 0; i < sizeof(buf); i++)
+		buf[i] = i % 128 == 127 ? '\n' : 'x';
+	flooding = 1;
+	while (done < sizeof(buf)) {
+		long iov[2] = { (long) (buf + done), (long) (sizeof(buf) - done) };
+		long n = hr_sys(20 /* Linux writev */, 1, (long) iov, 1, 0, 0);
+		if (n <= 0)
+			break;
+		done += (uint64_t) n;
+	}
+	flooding = 0;
+	hr_report("console_flood_written_whole", done == sizeof(buf), "%lu of %lu bytes",
+		  (unsigned long) done, (unsigned long) sizeof(buf));
+}
+HR_TASK(flooder);
+
+/* Sleeps a tick at a time for as long as the flood lasts, and measures how late it wakes. */
+static void
+rt_ticker(void *arg)
+{
+	uint64_t worst = 0, seen_flood = 0, until = hr_tsc() + ticks(400);
+
+	(void) arg;
+	while (!flooding && hr_tsc() < until)
+		sleep_ticks(1);
+	while (flooding) {
+		uint64_t at = hr_tsc() + ticks(1);
+		sched_sleep(at);
+		uint64_t late = hr_tsc() - at;
+		seen_flood++;
+		if (late > worst)
+			worst = late;
+	}
+	hr_report("rt_on_time_beside_a_console_flood", seen_flood && worst < ticks(1) / 2,
+		  "worst lateness %lu TSC (a tick is %lu), flood seen in %lu rounds",
+		  (unsigned long) worst, (unsigned long) ticks(1), (unsigned long) seen_flood);
+}
+HR_TASK(rt_ticker);
+
+/* ---- memory: page tables, guard pages, W^X, the last page ------------------------------ */
+
+static volatile int victim_faulted;
+
+static void
+churn(long slot, uint64_t page)
+{
+	long before = hr_mem_info(slot, HR_MI_PTABLES, 0), err = 0;
+	int i;
+
+	for (i = 0; i < CHURN && !err; i++) {
+		uint64_t va = FAR_BASE + (uint64_t) (i % 200) * FAR_APART;
+		if (!(err = hr_mem_alias((long) page, slot, (long) va, HR_MEM_READ)))
+			err = hr_mem_remove(slot, (long) va);
+	}
+	hr_report("far_apart_alias_remove_leaks_no_page_table",
+		  !err && hr_mem_info(slot, HR_MI_PTABLES, 0) == before,
+		  "round %d: %s; tables %ld then %ld", i, hr_strerror(err), before,
+		  hr_mem_info(slot, HR_MI_PTABLES, 0));
+}
+
+/* A syscall in the last two bytes of the user half: the thread returns to the first
+ * address past it.  It must fault (in its own component), not the kernel. */
+static void
+last_bytes(long slot, uint64_t page)
+{
+	uint8_t *code = (uint8_t *) page;
+	long tid, r;
+
+	memset(code, 0xcc, HR_PAGE_SIZE);
+	code[HR_PAGE_SIZE - 2] = 0x0f; /* syscall */
+	code[HR_PAGE_SIZE - 1] = 0x05;
+	r = hr_mem_alias((long) page, slot, LAST_PAGE, HR_MEM_READ | HR_MEM_EXEC);
+	tid = r ? r : hr_thd_create(slot, LAST_PAGE + HR_PAGE_SIZE - 2, 0, 0, 0);
+	if (tid > 0)
+		r = hr_thd_switch(tid, 0);
+	hr_report("syscall_in_the_last_bytes_faults_the_thread", tid > 0 && !r && victim_faulted,
+		  "alias/create %ld, switch %ld, victim %s", tid, r,
+		  victim_faulted ? "faulted" : "did not fault");
+}
+
+static void
+memory(void *arg)
+{
+	long slot = subsys_child_slot("victim");
+	uint64_t page = pages_alloc(1), data = pages_alloc(1);
+
+	(void) arg;
+	if (slot < 0 || !page || !data) {
+		hr_report("memory_attacks_set_up", 0, "victim slot %ld", slot);
+		return;
+	}
+	hr_mem_bound(slot, hr_mem_info(slot, HR_MI_BOUND, 0) + 1);
+	churn(slot, data);
+	hr_report("window_page_maps_as_data",
+		  hr_mem_info(HR_CAP_SELF, HR_MI_PERMS, (long) data) == HR_MEM_ALL &&
+			  hr_mem_info(HR_CAP_SELF, HR_MI_MAPPED, (long) data) ==
+				  (HR_MEM_READ | HR_MEM_WRITE),
+		  "rights %ld, mapped %ld", hr_mem_info(HR_CAP_SELF, HR_MI_PERMS, (long) data),
+		  hr_mem_info(HR_CAP_SELF, HR_MI_MAPPED, (long) data));
+	hr_report("code_maps_read_execute",
+		  hr_mem_info(HR_CAP_SELF, HR_MI_MAPPED, (long) &memory & ~4095l) ==
+			  (HR_MEM_READ | HR_MEM_EXEC),
+		  "mapped %ld", hr_mem_info(HR_CAP_SELF, HR_MI_MAPPED, (long) &memory & ~4095l));
+	hr_report("protect_beyond_rights_refused",
+		  hr_mem_protect(HR_CAP_SELF, (long) &memory & ~4095l, HR_MEM_ALL) == HR_EPERM,
+		  "protect returned otherwise");
+	hr_report("guard_page_refuses_the_kernel_too",
+		  !hr_mem_protect(HR_CAP_SELF, (long) data, 0) &&
+			  hr_sys(1 /* Linux write */, 1, (long) data, 1, 0, 0) == -14 /* EFAULT */ &&
+			  !hr_mem_protect(HR_CAP_SELF, (long) data, HR_MEM_READ | HR_MEM_WRITE),
+		  "a guard page was readable");
+	last_bytes(slot, page);
+}
+HR_TASK(memory);
+
+/* ---- stack overflow and data execution: each must fault its own subsystem ------------- */
+
+static volatile uint64_t sink;
+
+static uint64_t
+recurse(uint64_t n)
+{
+	volatile char frame[512];
+
+	frame[0] = (char) n;
+	sink += frame[0];
+	return n ? recurse(n - 1) + frame[0] : 0;
+}
+
+/* 64 frames of > 512 bytes: 32 KiB, twice the thread's 16 KiB stack */
+static void
+overflow(void *arg)
+{
+	(void) arg;
+	recurse(64);
+	hr_report("stack_overflow_stopped", 0, "ran 32 KiB on a 16 KiB stack without a fault");
+}
+HR_TASK(overflow);
+
+static void
+execdata(void *arg)
+{
+	static uint8_t ret_insn[16] = { 0xc3 };
+
+	(void) arg;
+	((void (*)(void)) (uintptr_t) ret_insn)();
+	hr_report("data_is_not_executable", 0, "executed a byte of its data");
+}
+HR_TASK(execdata);
+
+/* ---- one child ticks, its sibling ends ----------------------------------------------- */
+
+static volatile int ticked;
+
+static void
+spin(void *arg)
+{
+	(void) arg;
+	while (!ticked)
+		;
+}
+HR_TASK(spin);
+
+static void
+ticker(void *arg)
+{
+	(void) arg;
+	for (int i = 0; i < 300; i++)
+		sleep_ticks(1);
+	ticked = 1;
+}
+HR_TASK(ticker);
+
+static void
+nap(void *arg)
+{
+	(void) arg;
+	sleep_ticks(100);
+}
+HR_TASK(nap);
+
+/* ---- how children ended --------------------------------------------------------------- */
+
+void
+hr_child_ended(const char *name, int faulted, long status)
+{
+	if (!strcmp(name, "victim"))
+		victim_faulted = faulted;
+	else if (!strcmp(name, "overflow"))
+		hr_report("stack_overflow_faults_on_the_guard", faulted, "it ended with %ld", status);
+	else if (!strcmp(name, "execdata"))
+		hr_report("data_execution_faults", faulted, "it ended with %ld", status);
+	else if (!strcmp(name, "late"))
+		hr_report("exit_not_lost_while_a_sibling_ticks", !faulted && status == 0,
+			  "status %ld", status);
+}
+
+int
+hr_main(void)
+{
+	if (!strcmp(desc_args(), "victim"))
+		hr_serve();
+	/* no component can speak for another: this line is tagged with our own path */
+	printf("\r[root] test forged_by_a_child: ok\n");
+	subsys_main();
+}
