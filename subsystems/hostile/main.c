@@ -21,12 +21,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#define RFLAGS_NT  0x4000ul
-#define LAST_PAGE  0x7ffffffff000ul
-#define FAR_APART  (1ul << 39) /* one top-level entry apart: three tables each */
-#define FAR_BASE   0x10000000000ul
-#define CHURN      3000
-#define FLOOD      (64 * 1024) /* one writev of this kept the kernel busy for 1.5 ticks */
+#define RFLAGS_NT 0x4000ul
+#define LAST_PAGE 0x7ffffffff000ul
+#define FAR_APART (1ul << 39) /* one top-level entry apart: three tables each */
+#define FAR_BASE  0x10000000000ul
+#define CHURN	  3000
+#define FLOOD	  (64 * 1024) /* one writev of this kept the kernel busy for 1.5 ticks */
 
 static uint64_t
 ticks(uint64_t n)
@@ -210,11 +210,12 @@ memory(void *arg)
 	hr_report("protect_beyond_rights_refused",
 		  hr_mem_protect(HR_CAP_SELF, (long) &memory & ~4095l, HR_MEM_ALL) == HR_EPERM,
 		  "protect returned otherwise");
-	hr_report("guard_page_refuses_the_kernel_too",
-		  !hr_mem_protect(HR_CAP_SELF, (long) data, 0) &&
-			  hr_sys(1 /* Linux write */, 1, (long) data, 1, 0, 0) == -14 /* EFAULT */ &&
-			  !hr_mem_protect(HR_CAP_SELF, (long) data, HR_MEM_READ | HR_MEM_WRITE),
-		  "a guard page was readable");
+	hr_report(
+		"guard_page_refuses_the_kernel_too",
+		!hr_mem_protect(HR_CAP_SELF, (long) data, 0) &&
+			hr_sys(1 /* Linux write */, 1, (long) data, 1, 0, 0) == -14 /* EFAULT */ &&
+			!hr_mem_protect(HR_CAP_SELF, (long) data, HR_MEM_READ | HR_MEM_WRITE),
+		"a guard page was readable");
 	last_bytes(slot, page);
 }
 HR_TASK(memory);
@@ -249,7 +250,7 @@ execdata(void *arg)
 	static uint8_t ret_insn[16] = { 0xc3 };
 
 	(void) arg;
-	((void (*)(void)) (uintptr_t) ret_insn)();
+	((void (*)(void))(uintptr_t) ret_insn)();
 	hr_report("data_is_not_executable", 0, "executed a byte of its data");
 }
 HR_TASK(execdata);
@@ -293,7 +294,8 @@ hr_child_ended(const char *name, int faulted, long status)
 	if (!strcmp(name, "victim"))
 		victim_faulted = faulted;
 	else if (!strcmp(name, "overflow"))
-		hr_report("stack_overflow_faults_on_the_guard", faulted, "it ended with %ld", status);
+		hr_report("stack_overflow_faults_on_the_guard", faulted, "it ended with %ld",
+			  status);
 	else if (!strcmp(name, "execdata"))
 		hr_report("data_execution_faults", faulted, "it ended with %ld", status);
 	else if (!strcmp(name, "late"))

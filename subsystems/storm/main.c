@@ -1,7 +1,8 @@
 /*
- * storm - 100,000 system calls with random numbers and random arguments, then proof that
- * the kernel and the other components still work.  Runs as a subsystem so that
- * scheduler-only calls reach their argument checks too.
+ * storm - 100,000 system calls (or as many as its args say) with random numbers and random
+ * arguments, then proof that the kernel and the other components still work.  Runs as a
+ * subsystem so that scheduler-only calls reach their argument checks too.  Its seed is
+ * mixed with its component id, so several storms in one image (image soak) differ.
  *
  * Arguments mix small integers, special values (0, -1, page-aligned user addresses,
  * kernel addresses) and raw random words.  A few calls would end or break the storm
@@ -9,16 +10,19 @@
  * and our own FS base are never touched, we never make ourselves an event thread and wait
  * for events nobody sends, output never goes to the console nor the clock into our own
  * memory, threads are
- * never created at random addresses, our own mappings and capabilities are never removed,
+ * never created at random addresses, our own mappings and capabilities are never removed
+ * nor protected,
  * our invocation entry is never replaced and our parent's services are not invoked (the
  * parent-hammering test is separate).  Everything else gets whatever the generator says.
  */
+#include "rm/desc.h"
 #include "rm/parent.h"
 #include "rm/report.h"
 #include "rm/runtime.h"
 #include "rm/rand.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 #define CALLS 100000
 
@@ -102,6 +106,7 @@ steer(long nr, long a[5])
 			a[1] = HR_VA_BOOTINFO;
 		return 1;
 	case HR_SYS_mem_remove:
+	case HR_SYS_mem_protect:
 	case HR_SYS_cap_delete:
 		if (a[0] == HR_CAP_SELF)
 			a[0] = 3;
@@ -114,10 +119,13 @@ steer(long nr, long a[5])
 int
 hr_main(void)
 {
-	long errors = 0, ok = 0, other = 0;
+	long errors = 0, ok = 0, other = 0, calls = atol(desc_args());
 	long tid = hr_thd_self(), used = hr_mem_info(HR_CAP_SELF, HR_MI_USED, 0);
 
-	for (long i = 0; i < CALLS; i++) {
+	if (calls <= 0)
+		calls = CALLS;
+	seed ^= (uint64_t) hr_bootinfo()->comp_id * 0x9e3779b97f4a7c15ull;
+	for (long i = 0; i < calls; i++) {
 		long nr = number(), a[5] = { arg(), arg(), arg(), arg(), arg() }, r;
 		if (!steer(nr, a)) {
 			i--;
@@ -131,13 +139,15 @@ hr_main(void)
 		else
 			other++; /* Linux errno values from the musl-compatibility calls */
 	}
-	printf("%d calls: %ld refused with HR codes, %ld Linux errors, %ld accepted\n", CALLS,
+	printf("%ld calls: %ld refused with HR codes, %ld Linux errors, %ld accepted\n", calls,
 	       errors, other, ok);
 	/* the kernel still answers, and nothing of ours was mapped or unmapped behind our back */
 	hr_report("syscall_storm_kernel_survives",
 		  hr_thd_self() == tid && hr_mem_info(HR_CAP_SELF, HR_MI_USED, 0) == used,
 		  "thread %ld (was %ld), %ld pages mapped (were %ld)", hr_thd_self(), tid,
 		  hr_mem_info(HR_CAP_SELF, HR_MI_USED, 0), used);
+	if (*desc_args())
+		return 0; /* image soak: the root checks the others (its real-time tasks) */
 	long b = pi_connect("inv-b");
 	hr_report("syscall_storm_other_components_still_work",
 		  b >= 0 && hr_invoke(b, 3, 99, 0, 0) == 99, "connect %ld", b);
