@@ -232,9 +232,13 @@ subsys_connect(uint32_t caller, const char *name)
 
 	if (!from || !to || to->type != DESC_COMPONENT)
 		return HR_ENOENT;
-	if (from->next_cap >= HR_CAP_MAX)
-		return HR_ENOMEM;
-	if ((r = hr_cap_invoke(from->ctor.slot, from->next_cap, to->ctor.slot, 0)))
+	/* a child may have filled slots of its own table itself: take the next free one */
+	do {
+		if (from->next_cap >= HR_CAP_MAX)
+			return HR_ENOMEM;
+		r = hr_cap_invoke(from->ctor.slot, from->next_cap, to->ctor.slot, 0);
+	} while (r == HR_EEXIST && ++from->next_cap);
+	if (r)
 		return r;
 	return from->next_cap++;
 }
