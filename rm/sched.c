@@ -2,8 +2,9 @@
  * sched.c - the scheduler framework (sched.h).
  *
  * One loop, on the event thread: charge what ran, hear kernel events, wake what is due,
- * ask the policy, dispatch.  The kernel wakes the event thread on every timer tick (root)
- * or when a parent dispatches our c^s (children), and on kernel events for us.
+ * ask the policy, dispatch.  The kernel wakes the event thread when the timer it armed
+ * (timer_next) is due, when a parent dispatches our c^s (children), and on kernel events
+ * for us; never on every tick.
  *
  * Resuming a child: if the child was running when our event thread preempted it and it
  * has nothing due, we switch straight back to the thread that was running in it (the
