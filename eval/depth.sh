@@ -4,13 +4,18 @@
 # d16), echoes every `bench` line, writes EVAL_OUT/NAME-depth.dat (depth median max) and a
 # plot per figure, depth.png with every figure's median relative to the shallowest depth,
 # and one line per figure: `summary NAME depth=16 vs depth=0 ratio=R` (ratio of medians).
+# The claim is checked, not only plotted (`check ... ok|FAIL` lines; the experiment fails on
+# any FAIL): below the root the cost is flat, the median at the deepest depth within
+# DEPTH_FLAT_SLACK (default 0.02) of depth 1's; and the root, which has no parent to tell,
+# is at most DEPTH_ROOT_SLACK (default 0.08) cheaper.  Under icount the counts are exact,
+# so this is not a timing test.
 # DEPTH_IMAGE=NAME sweeps another image generated for depths (NAME-d0 ..).
 # shellcheck source=eval/lib.sh
 . "$(dirname "$0")/lib.sh"
 eval_args "$@"
 
 depths=$(seq 0 16)
-[ "$EVAL_QUICK" = 1 ] && depths="0 16"
+[ "$EVAL_QUICK" = 1 ] && depths="0 1 16"
 image=${DEPTH_IMAGE:-depth}
 # shellcheck disable=SC2046
 need_images $(for d in $depths; do echo "$image-d$d"; done)
@@ -33,12 +38,28 @@ set xrange [-0.5:16.5]; set xtics 0,2,16
 set yrange [0:*]; set offsets 0, 0, graph 0.08, 0
 set key bottom right'
 
+# check LABEL WHAT RATIO SLACK: one check line; a ratio above 1 + SLACK fails the experiment.
+failed=0
+check() {
+	if awk -v r="$3" -v s="$4" 'BEGIN { exit !(r <= 1 + s) }'; then
+		echo "check $1 $2 within $4: ok (ratio $3)"
+	else
+		echo "check $1 $2 within $4: FAIL (ratio $3)"
+		failed=1
+	fi
+}
+
 relative=()
 while read -r id label; do
 	dat=$EVAL_OUT/$id-depth.dat
 	read -r d0 m0 _ < <(grep -v '^#' "$dat" | head -1)
 	read -r dn mn _ < <(grep -v '^#' "$dat" | tail -1)
-	echo "summary $label depth=$dn vs depth=$d0 ratio=$(ratio "$mn" "$m0")"
+	read -r _ m1 _ < <(grep -v '^#' "$dat" | awk '$1 == 1')
+	r=$(ratio "$mn" "$m0")
+	echo "summary $label depth=$dn vs depth=$d0 ratio=$r"
+	check "$label" "median depth=$dn vs depth=$d0" "$r" "${DEPTH_ROOT_SLACK:-0.08}"
+	[ -n "$m1" ] && check "$label" "median depth=$dn vs depth=1" "$(ratio "$mn" "$m1")" \
+		"${DEPTH_FLAT_SLACK:-0.02}"
 	relative+=("'$dat' using 1:(\$2/$m0) with linespoints lw 2 title '$label'")
 	plot "$EVAL_OUT/$id-depth" <<EOF
 set title "$label: cost against subsystem depth"
@@ -55,3 +76,4 @@ set ylabel "median / median at the shallowest depth"
 $axes
 plot $(IFS=,; echo "${relative[*]}")
 EOF
+[ "$failed" = 0 ]

@@ -70,7 +70,10 @@ check micro_echoes_bench_lines has micro.out "bench invoke_rt median=384 max=384
 check micro_ignores_non_figure_lines bash -c "! grep -q 'broken\|exited' $dir/micro.out"
 
 experiment depth
-check depth_runs has depth.status 0
+# event grows by 10 instructions a level: 16% at depth 16, which the experiment must refuse
+check depth_fails_a_figure_that_grows_with_depth has depth.status 1
+check depth_names_the_figure_that_grows has depth.out "check event res=rt1 median depth=16 vs depth=0 within 0.08: FAIL (ratio 1.160)"
+check depth_passes_a_flat_figure has depth.out "check alias_zero median depth=16 vs depth=1 within 0.02: ok (ratio 1.000)"
 check depth_echoes_lines_as_read has depth.out "bench alias depth=16 median=416 max=436 unit=instr"
 check depth_reads_line_after_noise has depth.out "bench remove depth=3 median=300 max=310 unit=instr"
 check depth_writes_one_row_per_depth rows alias-depth.dat 17
@@ -83,7 +86,7 @@ check depth_plots_each_figure plotted alias-depth
 check depth_plots_all_relative plotted depth
 
 experiment depth --quick
-check depth_quick_boots_two_depths rows alias-depth.dat 2
+check depth_quick_boots_three_depths rows alias-depth.dat 3
 
 experiment util
 check util_echoes_bench_util has util.out "bench util res=rt1 period=25 phase=1 expected=16.00 measured=15.98 unit=pct"

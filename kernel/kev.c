@@ -16,30 +16,23 @@ kev_put(struct kev_q *q, struct hr_sched_region *r, struct hr_kevent ev)
 	return 0;
 }
 
-/* Is n's notice still in the ring, beyond the tail (not being read), and unchanged? */
-static int
-pending(const struct kev_q *q, const struct hr_sched_region *r, const struct kev_notice *n,
-	uint16_t comp)
-{
-	uint32_t tail = r->ev_tail, ahead = n->pos - tail;
-	const struct hr_kevent *e = &r->ev[n->pos % HR_KEV_RING];
-
-	if (!n->set || ahead == 0 || ahead >= q->head - tail || q->head - tail > HR_KEV_RING)
-		return 0;
-	return e->comp == comp && (e->type == HR_KEV_IDLE || e->type == HR_KEV_WAKE);
-}
-
 int
-kev_notice(struct kev_q *q, struct hr_sched_region *r, struct kev_notice *n, struct hr_kevent ev)
+kev_notice(struct kev_q *q, struct hr_sched_region *r, struct kev_notice *n, uint16_t type,
+	   uint16_t comp)
 {
-	uint32_t at = q->head;
+	uint32_t tail = r->ev_tail, at = q->head, ahead = n->pos - tail;
+	struct hr_kevent *e = &r->ev[n->pos % HR_KEV_RING];
 	int err;
 
-	if (pending(q, r, n, ev.comp)) {
-		r->ev[n->pos % HR_KEV_RING] = ev;
+	/* n's notice is still in the ring, beyond the tail (not being read) and unchanged: it
+	 * now says the newest state (a scheduler that scribbles over its ring only fools
+	 * itself; the index stays inside the ring) */
+	if (n->set && ahead && ahead < at - tail && e->comp == comp &&
+	    (e->type == HR_KEV_IDLE || e->type == HR_KEV_WAKE)) {
+		e->type = type;
 		return 0;
 	}
-	if ((err = kev_put(q, r, ev)))
+	if ((err = kev_put(q, r, (struct hr_kevent){ .type = type, .comp = comp })))
 		return err;
 	n->pos = at;
 	n->set = 1;

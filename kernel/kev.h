@@ -32,7 +32,7 @@ struct kev_notice {
 int kev_put(struct kev_q *q, struct hr_sched_region *r, struct hr_kevent ev);
 /* A notice (HR_KEV_IDLE or HR_KEV_WAKE) about the child whose record is n: replaces its
  * previous notice if that still waits beyond the tail, else is appended. */
-int kev_notice(struct kev_q *q, struct hr_sched_region *r, struct kev_notice *n,
-	       struct hr_kevent ev);
+int kev_notice(struct kev_q *q, struct hr_sched_region *r, struct kev_notice *n, uint16_t type,
+	       uint16_t comp);
 
 #endif

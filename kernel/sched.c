@@ -297,8 +297,7 @@ notice(struct comp *c, uint16_t type)
 {
 	struct comp *p = c->parent;
 
-	kev_notice(&p->evq, p->region, &c->notice,
-		   (struct hr_kevent){ .type = type, .comp = c->id });
+	kev_notice(&p->evq, p->region, &c->notice, type, c->id);
 	p->evt_pending = 1;
 }
 

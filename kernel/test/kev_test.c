@@ -33,7 +33,7 @@ TEST(notices_about_one_child_take_at_most_two_entries)
 	struct kev_notice n = { 0 };
 
 	for (int i = 0; i < 10000; i++)
-		CHECK_EQ(kev_notice(&q, r, &n, ev(i % 2 ? HR_KEV_IDLE : HR_KEV_WAKE, 7)), 0);
+		CHECK_EQ(kev_notice(&q, r, &n, i % 2 ? HR_KEV_IDLE : HR_KEV_WAKE, 7), 0);
 	CHECK(q.head <= 2);
 	CHECK_EQ(q.lost, 0);
 	free(r);
@@ -45,9 +45,9 @@ TEST(latest_notice_wins)
 	struct kev_q q = { 0 };
 	struct kev_notice n = { 0 };
 
-	kev_notice(&q, r, &n, ev(HR_KEV_IDLE, 3)); /* at the tail: never rewritten */
-	kev_notice(&q, r, &n, ev(HR_KEV_WAKE, 3));
-	kev_notice(&q, r, &n, ev(HR_KEV_IDLE, 3));
+	kev_notice(&q, r, &n, HR_KEV_IDLE, 3); /* at the tail: never rewritten */
+	kev_notice(&q, r, &n, HR_KEV_WAKE, 3);
+	kev_notice(&q, r, &n, HR_KEV_IDLE, 3);
 	CHECK_EQ(q.head, 2);
 	CHECK_EQ(take(r).type, HR_KEV_IDLE);
 	CHECK_EQ(take(r).type, HR_KEV_IDLE); /* idle, wake, idle: idle */
@@ -60,10 +60,10 @@ TEST(entry_at_the_tail_is_never_rewritten)
 	struct kev_q q = { 0 };
 	struct kev_notice n = { 0 };
 
-	kev_notice(&q, r, &n, ev(HR_KEV_IDLE, 3));
+	kev_notice(&q, r, &n, HR_KEV_IDLE, 3);
 	/* the scheduler has copied the entry at its tail but not yet advanced it */
 	struct hr_kevent seen = r->ev[r->ev_tail % HR_KEV_RING];
-	kev_notice(&q, r, &n, ev(HR_KEV_WAKE, 3));
+	kev_notice(&q, r, &n, HR_KEV_WAKE, 3);
 	r->ev_tail++;
 	CHECK_EQ(seen.type, HR_KEV_IDLE);
 	CHECK_EQ(take(r).type, HR_KEV_WAKE); /* the wake-up is not lost */
@@ -77,8 +77,7 @@ TEST(exit_survives_a_flood_of_notices)
 	struct kev_notice n[4] = { 0 };
 
 	for (int i = 0; i < 100000; i++)
-		kev_notice(&q, r, &n[i % 4],
-			   ev(i % 3 ? HR_KEV_WAKE : HR_KEV_IDLE, (uint16_t) (i % 4)));
+		kev_notice(&q, r, &n[i % 4], i % 3 ? HR_KEV_WAKE : HR_KEV_IDLE, (uint16_t) (i % 4));
 	CHECK_EQ(kev_put(&q, r, ev(HR_KEV_EXIT, 9)), 0);
 	CHECK_EQ(q.lost, 0);
 	int exits = 0;
@@ -108,10 +107,10 @@ TEST(forged_tail_and_entries_change_only_the_liar)
 	struct kev_q q = { 0 };
 	struct kev_notice n = { 0 };
 
-	kev_notice(&q, r, &n, ev(HR_KEV_IDLE, 3));
-	kev_notice(&q, r, &n, ev(HR_KEV_IDLE, 3));
+	kev_notice(&q, r, &n, HR_KEV_IDLE, 3);
+	kev_notice(&q, r, &n, HR_KEV_IDLE, 3);
 	r->ev[1] = ev(HR_KEV_EXIT, 3); /* the scheduler scribbles over its own ring */
-	CHECK_EQ(kev_notice(&q, r, &n, ev(HR_KEV_WAKE, 3)), 0);
+	CHECK_EQ(kev_notice(&q, r, &n, HR_KEV_WAKE, 3), 0);
 	CHECK_EQ(r->ev[1].type, HR_KEV_EXIT); /* not mistaken for the old notice */
 	r->ev_tail = 0xdeadbeef; /* garbage: the ring looks full or empty, never overruns */
 	for (int i = 0; i < 1000; i++)
