@@ -11,8 +11,8 @@ pct(uint64_t part, uint64_t whole)
 	return whole ? 100.0 * (double) part / (double) whole : 0;
 }
 
-unsigned
-cpuwatch_find(struct cpuwatch *w, unsigned max)
+static unsigned
+find(struct cpuwatch *w, unsigned max, int all)
 {
 	const char *why;
 	const void *fdt = desc_self(&why);
@@ -20,15 +20,29 @@ cpuwatch_find(struct cpuwatch *w, unsigned max)
 	unsigned n = 0;
 
 	for (int k = fdt ? desc_child(fdt, 0) : -1; k >= 0 && n < max; k = desc_sibling(fdt, k)) {
-		if (desc_read(fdt, k, &d, &why) || !d.cpu_kind)
+		if (desc_read(fdt, k, &d, &why) || (!d.cpu_kind && !all) ||
+		    d.type == DESC_COMPONENT)
 			continue;
 		w[n] = (struct cpuwatch){ .name = d.name,
-					  .budget = d.budget,
-					  .period = d.period,
+					  .kind = d.cpu_kind,
+					  .budget = d.cpu_kind ? d.budget : 0,
+					  .period = d.cpu_kind ? d.period : 0,
 					  .ent = subsys_entity(d.name) };
 		n++;
 	}
 	return n;
+}
+
+unsigned
+cpuwatch_find(struct cpuwatch *w, unsigned max)
+{
+	return find(w, max, 0);
+}
+
+unsigned
+cpuwatch_find_all(struct cpuwatch *w, unsigned max)
+{
+	return find(w, max, 1);
 }
 
 uint64_t

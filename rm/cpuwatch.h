@@ -10,7 +10,8 @@
 
 struct cpuwatch {
 	const char *name;	 /* the child or task, as the manifest names it */
-	uint32_t budget, period; /* its reservation, in ticks */
+	uint32_t kind;		 /* enum res_kind (RES_NONE: best effort) */
+	uint32_t budget, period; /* its reservation, in ticks (0 0 for best effort) */
 	long ent;		 /* its scheduler entity; negative if gone (receives 0) */
 	uint64_t from;		 /* CPU charged to it when the window opened (TSC ticks) */
 	uint64_t last;		 /* ... when cpuwatch_sample last looked */
@@ -19,6 +20,8 @@ struct cpuwatch {
 /* Every child or task of ours that our descriptor gives a CPU reservation, up to max:
  * how many. */
 unsigned cpuwatch_find(struct cpuwatch *w, unsigned max);
+/* The same, best-effort children and tasks included (expected share 0). */
+unsigned cpuwatch_find_all(struct cpuwatch *w, unsigned max);
 /* Open a window for w[0..n) now: the TSC. */
 uint64_t cpuwatch_open(struct cpuwatch *w, unsigned n);
 /* CPU charged to w since the last sample (or the window's opening), as a percentage of

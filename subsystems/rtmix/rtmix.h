@@ -1,0 +1,13 @@
+/*
+ * rtmix.h - what the files of program rtmix share: main.c (image rtmix), soak.c (image
+ * soak) and shares.c (image test-shares).
+ */
+#ifndef SUBSYSTEMS_RTMIX_H
+#define SUBSYSTEMS_RTMIX_H
+
+#include <stdint.h>
+
+/* Sleep, through our scheduler, until the TSC reaches t. */
+void sleep_until(uint64_t t);
+
+#endif
