@@ -37,6 +37,7 @@ struct node {
 	uint32_t ports[PORTS_MAX];
 	unsigned nports;
 	int has_kbps, repeat;
+	uint32_t restart, restart_max, restart_backoff; /* 0 never, 1 on-fault; count; ticks */
 	uint32_t mem_kib;   /* declared; 0 if absent (only the root may leave it out) */
 	int mem_grow;	    /* outer sweep copy: memory-kib is a minimum, memory.c raises it */
 	uint64_t mem_pages; /* the reservation in pages, set by memory.c */

@@ -16,9 +16,10 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const known_props[][13] = {
+static const char *const known_props[][16] = {
 	[NODE_SUBSYS] = { "program", "policy", "cpu", "budget", "period", "priority", "memory-kib",
-			  "memory-kind", "args", "net-ports", "net-kbps", "repeat", NULL },
+			  "memory-kind", "args", "net-ports", "net-kbps", "repeat", "restart",
+			  "restart-max", "restart-backoff", NULL },
 	[NODE_TASK] = { "task", "cpu", "budget", "period", "priority", "arg", NULL },
 	[NODE_COMP] = { "component", "memory-kib", "priority", "args", NULL },
 };
@@ -195,6 +196,27 @@ read_net(const struct prop_ctx *c, struct node *n)
 	n->has_kbps = prop_u32(c, "net-kbps", &n->net_kbps) > 0;
 }
 
+/* restart = "never" | "on-fault", restart-max (default 3), restart-backoff (ticks,
+ * default 10): what the parent does when the subsystem faults. */
+static void
+read_restart(const struct prop_ctx *c, struct node *n)
+{
+	const char *policy;
+
+	n->restart_max = 3;
+	n->restart_backoff = 10;
+	if (prop_string(c, "restart", &policy) > 0) {
+		if (!strcmp(policy, "on-fault"))
+			n->restart = 1;
+		else if (strcmp(policy, "never"))
+			diag_error(prop_line(c, "restart"),
+				   "unknown restart policy '%s' of %s (policies: never on-fault)",
+				   policy, c->what);
+	}
+	prop_u32(c, "restart-max", &n->restart_max);
+	prop_u32(c, "restart-backoff", &n->restart_backoff);
+}
+
 static void
 read_subsys(const struct prop_ctx *c, struct node *n)
 {
@@ -218,6 +240,7 @@ read_subsys(const struct prop_ctx *c, struct node *n)
 	}
 	read_args(c, n);
 	read_net(c, n);
+	read_restart(c, n);
 	n->repeat = prop_flag(c, "repeat") != 0; /* malformed: reported, still set */
 }
 

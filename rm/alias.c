@@ -53,10 +53,14 @@ reserve(struct alias_window *w, uint64_t n)
 long
 alias_grow(struct alias_window *w, uint64_t n)
 {
-	uint64_t first = w->top;
+	uint64_t first;
 	long r = 0;
 
-	if (!n || !reserve(w, n))
+	while (w->top && !w->src[w->top - 1])
+		w->top--; /* given back: its addresses are free again */
+	first = w->top;
+	if (!n || (w->span_max && (w->top > w->span_max || n > w->span_max - w->top)) ||
+	    !reserve(w, n))
 		return HR_ENOMEM;
 	for (uint64_t i = 0; i < n && !r; i++) {
 		/* windows are RWX: their holder may need to make a child's code executable */

@@ -15,11 +15,12 @@
 
 /* One child's window. */
 struct alias_window {
-	long slot;     /* our COMP capability to the child */
-	uint64_t *src; /* src[i]: our page behind the child's page i (0: given back) */
-	uint64_t top;  /* pages from HR_VA_MEM up to the window's top */
-	uint64_t cap;  /* entries of src */
-	uint64_t held; /* pages the child holds now */
+	long slot;	   /* our COMP capability to the child */
+	uint64_t *src;	   /* src[i]: our page behind the child's page i (0: given back) */
+	uint64_t top;	   /* pages from HR_VA_MEM up to the window's top */
+	uint64_t cap;	   /* entries of src */
+	uint64_t held;	   /* pages the child holds now */
+	uint64_t span_max; /* top may not grow beyond this (0: no limit) */
 };
 
 void alias_window_init(struct alias_window *w, long slot);
@@ -30,8 +31,9 @@ void alias_window_init(struct alias_window *w, long slot);
  */
 long alias_pages(long slot, uint64_t src, uint64_t dst, uint64_t n, unsigned perms, int zero);
 
-/* Give the child n zeroed pages of ours on top of its window: their child address, or
- * HR_ENOMEM (we are out of pages or bookkeeping, or the child is at its bound). */
+/* Give the child n zeroed pages of ours on top of its window (pages given back at the top
+ * are reused): their child address, or HR_ENOMEM (we are out of pages or bookkeeping, the
+ * window would span more than span_max pages, or the child is at its bound). */
 long alias_grow(struct alias_window *w, uint64_t n);
 
 /* Take back the child's pages va.. (n of them, all inside its window and held): 0,

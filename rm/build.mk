@@ -6,3 +6,6 @@ HOST_TEST_DEPS_elf_test := rm/elf.c
 
 HOST_TESTS += rm/test/res_test.c
 HOST_TEST_DEPS_res_test := rm/res.c policies/admit.c
+
+HOST_TESTS += rm/test/restart_test.c
+HOST_TEST_DEPS_restart_test := rm/restart.c

@@ -7,23 +7,28 @@
 
 static struct child children[CHILD_MAX];
 
+static void
+init(struct child *c, const char *name, enum desc_type type)
+{
+	memset(c, 0, sizeof(*c));
+	snprintf(c->name, sizeof(c->name), "%s", name);
+	c->type = type;
+	c->id = (uint32_t) (c - children) + 1;
+	c->ent = -1;
+	c->res_mem = c->res_cpu = -1;
+	c->next_cap = HR_CAP_FROM_PARENT;
+	c->share_top = HR_VA_FREE;
+	c->ctor.slot = -1;
+}
+
 struct child *
 child_new(const char *name, enum desc_type type)
 {
 	for (int i = 0; i < CHILD_MAX; i++) {
-		struct child *c = &children[i];
-		if (c->name[0])
+		if (children[i].name[0])
 			continue;
-		memset(c, 0, sizeof(*c));
-		snprintf(c->name, sizeof(c->name), "%s", name);
-		c->type = type;
-		c->id = (uint32_t) i + 1;
-		c->ent = -1;
-		c->res_mem = c->res_cpu = -1;
-		c->next_cap = HR_CAP_FROM_PARENT;
-		c->share_top = HR_VA_FREE;
-		c->ctor.slot = -1;
-		return c;
+		init(&children[i], name, type);
+		return &children[i];
 	}
 	return 0;
 }
@@ -34,11 +39,30 @@ child_free(struct child *c)
 	memset(c, 0, sizeof(*c));
 }
 
+void
+child_retire(struct child *c)
+{
+	struct child was = *c;
+
+	if (!was.restart.at)
+		return child_free(c);
+	init(c, was.name, was.type);
+	c->node = was.node;
+	c->restart = was.restart;
+	c->down = 1;
+}
+
+int
+child_live(const struct child *c)
+{
+	return c->name[0] && !c->dead && !c->down;
+}
+
 struct child *
 child_by_comp(uint32_t comp)
 {
 	for (int i = 0; i < CHILD_MAX; i++)
-		if (children[i].name[0] && !children[i].dead && children[i].ctor.comp == comp)
+		if (child_live(&children[i]) && children[i].ctor.comp == comp)
 			return &children[i];
 	return 0;
 }
@@ -47,7 +71,7 @@ struct child *
 child_by_name(const char *name)
 {
 	for (int i = 0; i < CHILD_MAX; i++)
-		if (children[i].name[0] && !children[i].dead && !strcmp(children[i].name, name))
+		if (child_live(&children[i]) && !strcmp(children[i].name, name))
 			return &children[i];
 	return 0;
 }
@@ -55,7 +79,7 @@ child_by_name(const char *name)
 struct child *
 child_by_id(uint32_t id)
 {
-	if (!id || id > CHILD_MAX || !children[id - 1].name[0] || children[id - 1].dead)
+	if (!id || id > CHILD_MAX || !child_live(&children[id - 1]))
 		return 0;
 	return &children[id - 1];
 }

@@ -16,6 +16,7 @@
 #include "parent.h"
 #include "runtime.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +28,43 @@ struct plan {
 	uint64_t image, info, pcb, desc, window, fixed; /* pages */
 	uint64_t desc_bytes;
 	void *desc_blob;
+	uint64_t maps;	   /* page mappings made so far */
+	uint64_t fail_map; /* the one a test makes fail first (0: none) */
 };
+
+/* Why a step failed, as "<what>: <error>" in why; returns r. */
+__attribute__((format(printf, 4, 5))) static long
+say(char *why, size_t len, long r, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(why, len, fmt, ap);
+	va_end(ap);
+	if (n >= 0 && (size_t) n < len)
+		snprintf(why + n, len - (size_t) n, ": %s", hr_strerror(r));
+	return r;
+}
+
+/* Count n page mappings about to be made: HR_ENOMEM if a test wants one of them to fail. */
+static long
+count_maps(struct plan *p, uint64_t n)
+{
+	if (p->fail_map && n && p->fail_map <= p->maps + n)
+		return HR_ENOMEM;
+	p->maps += n;
+	return 0;
+}
+
+/* alias_pages, but for what a test makes fail (ctor_spec.fail_map). */
+static long
+map(struct plan *p, long slot, uint64_t src, uint64_t dst, uint64_t n, unsigned perms, int zero)
+{
+	long r = count_maps(p, n);
+
+	return r ? r : alias_pages(slot, src, dst, n, perms, zero);
+}
 
 static const struct hr_module *
 find_module(const char *name)
@@ -132,6 +169,7 @@ make_plan(const struct ctor_spec *s, struct plan *p, char *why, size_t len)
 	long r;
 
 	memset(p, 0, sizeof(*p));
+	p->fail_map = s->fail_map;
 	if (s->image) {
 		p->file = s->image;
 		p->file_size = s->image_size;
@@ -169,7 +207,8 @@ make_plan(const struct ctor_spec *s, struct plan *p, char *why, size_t len)
 
 /* Copy each segment into our pages at *at and alias them at the segment's address. */
 static long
-load_image(const struct plan *p, long slot, uint64_t *at)
+load_image(const struct ctor_spec *s, struct plan *p, long slot, uint64_t *at, char *why,
+	   size_t len)
 {
 	const uint8_t *file = p->file;
 
@@ -180,8 +219,10 @@ load_image(const struct plan *p, long slot, uint64_t *at)
 		long r;
 		memset(mem, 0, n * HR_PAGE_SIZE);
 		memcpy(mem + (g->vaddr - lo), file + g->offset, g->filesz);
-		if ((r = alias_pages(slot, *at, lo, n, g->perms, 0)))
-			return r;
+		if ((r = map(p, slot, *at, lo, n, g->perms, 0)))
+			return say(why, len, r,
+				   "cannot map segment %u of the program of '%s' at %#lx", i,
+				   s->name, (unsigned long) lo);
 		*at += n * HR_PAGE_SIZE;
 	}
 	return 0;
@@ -191,6 +232,10 @@ struct module_ctx {
 	long slot;
 	struct hr_bootinfo *bi;
 	uint64_t va;
+	struct plan *plan;
+	const char *child;
+	char *why;
+	size_t len;
 };
 
 static long
@@ -202,9 +247,11 @@ give_module(const struct hr_module *m, void *ctx)
 	long r;
 
 	if (c->bi->nmodules >= HR_MODULES_MAX)
-		return HR_ENOMEM;
-	if ((r = alias_pages(c->slot, lo, c->va, n, HR_MEM_READ, 0)))
-		return r;
+		return say(c->why, c->len, HR_ENOMEM, "'%s' would need more than %d modules",
+			   c->child, HR_MODULES_MAX);
+	if ((r = map(c->plan, c->slot, lo, c->va, n, HR_MEM_READ, 0)))
+		return say(c->why, c->len, r, "cannot give '%s' the program '%.*s'", c->child,
+			   HR_NAME_MAX, m->name);
 	out = &c->bi->modules[c->bi->nmodules++];
 	*out = *m;
 	out->base = c->va + (m->base - lo);
@@ -234,15 +281,48 @@ fill_info(struct hr_bootinfo *bi, const struct ctor_spec *s, const struct plan *
 	bi->arg = s->arg;
 }
 
+/* The window: the rest of the child's reservation, as zeroed pages of ours. */
+static long
+give_window(const struct ctor_spec *s, struct plan *p, struct ctor_child *c, char *why, size_t len)
+{
+	long r;
+
+	if (!(r = count_maps(p, p->window)) && (r = alias_grow(&c->window, p->window)) > 0)
+		r = 0;
+	return r ? say(why, len, r, "cannot give '%s' its memory window of %lu pages", s->name,
+		       (unsigned long) p->window)
+		 : 0;
+}
+
+/* Its stack, the page we share, its descriptor, the modules it needs and its window. */
+static long
+give_memory(const struct ctor_spec *s, struct plan *p, struct ctor_child *c, uint64_t stack,
+	    struct hr_bootinfo *bi, char *why, size_t len)
+{
+	uint64_t pcb = (uint64_t) bi + HR_PAGE_SIZE, desc = pcb + p->pcb * HR_PAGE_SIZE;
+	struct module_ctx mc = { c->slot, bi, HR_VA_MODULES, p, s->name, why, len };
+	long r;
+
+	if ((r = map(p, c->slot, stack, HR_VA_STACK_TOP - HR_STACK_PAGES * HR_PAGE_SIZE,
+		     HR_STACK_PAGES, HR_MEM_READ | HR_MEM_WRITE, 0)))
+		return say(why, len, r, "cannot give '%s' its stack", s->name);
+	if ((r = map(p, c->slot, pcb, HR_VA_PCB, p->pcb, HR_MEM_READ | HR_MEM_WRITE, 0)))
+		return say(why, len, r, "cannot share a page with '%s'", s->name);
+	if ((r = map(p, c->slot, desc, HR_VA_DESC, p->desc, HR_MEM_READ, 0)))
+		return say(why, len, r, "cannot give '%s' its descriptor", s->name);
+	if ((r = each_module(s, give_module, &mc, why, len)))
+		return r;
+	return give_window(s, p, c, why, len);
+}
+
 /* Everything but the program image, once the component exists. */
 static long
-give_rest(const struct ctor_spec *s, const struct plan *p, struct ctor_child *c, uint64_t at,
-	  char *why, size_t len)
+give_rest(const struct ctor_spec *s, struct plan *p, struct ctor_child *c, uint64_t at, char *why,
+	  size_t len)
 {
 	uint64_t stack = at, info = stack + HR_STACK_PAGES * HR_PAGE_SIZE;
 	uint64_t pcb = info + HR_PAGE_SIZE, desc = pcb + p->pcb * HR_PAGE_SIZE;
 	struct hr_bootinfo *bi = (struct hr_bootinfo *) info;
-	struct module_ctx mc = { c->slot, bi, HR_VA_MODULES };
 	uint64_t sp;
 	long r;
 
@@ -256,28 +336,15 @@ give_rest(const struct ctor_spec *s, const struct plan *p, struct ctor_child *c,
 		memset((void *) pcb, 0, HR_PAGE_SIZE);
 		c->pcb = (struct hr_pcb *) pcb;
 	}
-	if ((r = alias_pages(c->slot, stack, HR_VA_STACK_TOP - HR_STACK_PAGES * HR_PAGE_SIZE,
-			     HR_STACK_PAGES, HR_MEM_READ | HR_MEM_WRITE, 0)) ||
-	    (r = alias_pages(c->slot, pcb, HR_VA_PCB, p->pcb, HR_MEM_READ | HR_MEM_WRITE, 0)) ||
-	    (r = alias_pages(c->slot, desc, HR_VA_DESC, p->desc, HR_MEM_READ, 0)) ||
-	    (r = each_module(s, give_module, &mc, why, len)) ||
-	    (r = alias_grow(&c->window, p->window)) < 0) {
-		if (!why[0])
-			snprintf(why, len, "giving memory to '%s' failed: %s", s->name,
-				 hr_strerror(r));
+	if ((r = give_memory(s, p, c, stack, bi, why, len)))
 		return r;
-	}
-	if ((r = hr_cap_invoke(c->slot, HR_CAP_PARENT, HR_CAP_SELF, 0))) {
-		snprintf(why, len, "no capability to us for '%s': %s", s->name, hr_strerror(r));
-		return r;
-	}
-	if ((c->tid = hr_thd_create(c->slot, (long) p->img.entry, (long) sp, 0, 0)) < 0) {
-		snprintf(why, len, "no thread for '%s': %s", s->name, hr_strerror(c->tid));
-		return c->tid;
-	}
+	if ((r = hr_cap_invoke(c->slot, HR_CAP_PARENT, HR_CAP_SELF, 0)))
+		return say(why, len, r, "no capability to us for '%s'", s->name);
+	if ((c->tid = hr_thd_create(c->slot, (long) p->img.entry, (long) sp, 0, 0)) < 0)
+		return say(why, len, c->tid, "no thread for '%s'", s->name);
 	bi->self_tid = (uint32_t) c->tid;
-	if (alias_pages(c->slot, info, HR_VA_BOOTINFO, 1, HR_MEM_READ, 0))
-		return HR_ENOMEM;
+	if ((r = map(p, c->slot, info, HR_VA_BOOTINFO, 1, HR_MEM_READ, 0)))
+		return say(why, len, r, "cannot give '%s' its boot information", s->name);
 	return 0;
 }
 
@@ -289,17 +356,16 @@ create(const struct ctor_spec *s, struct ctor_child *c, const struct plan *p, ch
 
 	if (s->subsystem && s->desc)
 		ctor_quota(s->desc, s->node, &threads, &comps);
-	if ((c->slot = caps_alloc()) < 0 || !(c->fixed = pages_alloc(p->fixed)) ||
-	    pages_left() < p->window) {
-		snprintf(why, len, "no capability slot or %lu free pages for '%s'",
-			 (unsigned long) (p->fixed + p->window), s->name);
-		return HR_ENOMEM;
-	}
-	c->fixed_pages = p->fixed;
-	if ((id = hr_comp_create(c->slot, threads, comps)) < 0) {
-		snprintf(why, len, "component for '%s': %s", s->name, hr_strerror(id));
-		return id;
-	}
+	if ((c->slot = caps_alloc()) < 0)
+		return say(why, len, c->slot, "no capability slot for '%s'", s->name);
+	if ((c->fixed = pages_alloc(p->fixed)))
+		c->fixed_pages = p->fixed;
+	if (!c->fixed || pages_left() < p->window)
+		return say(why, len, HR_ENOMEM, "no %lu free pages for '%s'",
+			   (unsigned long) (p->fixed + p->window), s->name);
+	if ((id = hr_comp_create(c->slot, threads, comps)) < 0)
+		return say(why, len, id, "no component for '%s' (%u threads, %u components)",
+			   s->name, threads, comps);
 	c->comp = (uint32_t) id;
 	/* the kernel tags what the child writes with this name (the test runner trusts it) */
 	if ((id = hr_comp_name(c->slot, (long) s->name, (long) strlen(s->name)))) {
@@ -307,11 +373,9 @@ create(const struct ctor_spec *s, struct ctor_child *c, const struct plan *p, ch
 		return id;
 	}
 	alias_window_init(&c->window, c->slot);
-	if ((id = hr_mem_bound(c->slot, s->mem_pages))) {
-		snprintf(why, len, "memory bound of %u pages for '%s': %s", s->mem_pages, s->name,
-			 hr_strerror(id));
-		return id;
-	}
+	if ((id = hr_mem_bound(c->slot, s->mem_pages)))
+		return say(why, len, id, "memory bound of %u pages for '%s'", s->mem_pages,
+			   s->name);
 	return 0;
 }
 
@@ -327,13 +391,14 @@ ctor_build(const struct ctor_spec *s, struct ctor_child *c, char *why, size_t le
 	why[0] = 0;
 	if (!(r = make_plan(s, &p, why, len)) && !(r = create(s, c, &p, why, len))) {
 		at = c->fixed;
-		if ((r = load_image(&p, c->slot, &at)))
-			snprintf(why, len, "loading '%s': %s", s->program, hr_strerror(r));
-		else if (!(r = give_rest(s, &p, c, at, why, len)) && s->subsystem &&
-			 (r = hr_sched_promote(c->slot, c->tid)))
-			snprintf(why, len, "promoting '%s': %s", s->name, hr_strerror(r));
+		if (!(r = load_image(s, &p, c->slot, &at, why, len)) &&
+		    !(r = give_rest(s, &p, c, at, why, len)) && s->subsystem &&
+		    (r = hr_sched_promote(c->slot, c->tid)))
+			say(why, len, r, "promoting '%s'", s->name);
 	}
 	free(p.desc_blob);
+	if (r && !why[0]) /* every step says why; this is only a net under them */
+		say(why, len, r, "building '%s' failed", s->name);
 	if (r)
 		ctor_destroy(c);
 	return r;

@@ -38,6 +38,8 @@ struct ctor_spec {
 	uint64_t image_size;
 	const void *desc_blob; /* descriptor to hand down instead of the cut one (tests) */
 	uint64_t desc_bytes;
+	uint64_t fail_map; /* tests: the page mapping with this number (1 ..) and all after it
+			      fail, as in a kernel out of mapping nodes (0: none) */
 };
 
 struct ctor_child {
@@ -50,7 +52,8 @@ struct ctor_child {
 	struct hr_pcb *pcb;	    /* page shared with a subsystem (our mapping) */
 };
 
-/* 0, or an HR_E* code with a sentence in why.  On failure nothing is left behind. */
+/* 0, or an HR_E* code with a sentence in why (never empty).  On failure nothing is left
+ * behind. */
 long ctor_build(const struct ctor_spec *s, struct ctor_child *c, char *why, size_t len);
 /* Destroy the child and its whole subtree and take our pages back. */
 void ctor_destroy(struct ctor_child *c);

@@ -20,17 +20,23 @@
 #include "sched.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#define SHARES_MAX 16
+/* A child's window may span at most this many times its reservation: our bookkeeping of
+ * it (alias.c) grows with the span, and a child that grows and gives back out of order
+ * would otherwise push it up for ever, on our heap, which its siblings need too. */
+#define WINDOW_SPAN 2
 
 struct share {
-	uint64_t src, n; /* our pages, aliased into both */
-	uint32_t a, b;	 /* the children's ids; 0 once that child is gone */
+	uint64_t src, va, n; /* our pages, at va in both children */
+	uint32_t payer;	     /* the child that asked: the pages count against its reservation */
+	uint32_t with;	     /* its sibling, to which they are lent */
 };
 
 static struct res_mgr book;
-static struct share shares[SHARES_MAX];
+static struct share *shares; /* room for every child's SHARES_PER_CHILD */
+static unsigned shares_len;
 static struct hr_lock lock, comply_lock;
 static uint32_t revisions_seen; /* our parent's revocations we have looked at */
 static uint64_t our_target;	/* pages our parent wants us to be down to (0: none) */
@@ -49,8 +55,11 @@ delegate_init(const struct desc_node *self, unsigned children)
 		cpu = (struct admit_supply){ 1, 1 };
 	else if (self->cpu_kind == RES_HARD || self->cpu_kind == RES_DEFERRABLE)
 		cpu = (struct admit_supply){ self->budget, self->period };
-	res_init(&book, self->policy, cpu, bi->mem_pages > own ? bi->mem_pages - own : 0,
-		 bi->depth == 0 ? UINT32_MAX : 0);
+	shares_len = children * SHARES_PER_CHILD;
+	if (res_init(&book, self->policy, cpu, bi->mem_pages > own ? bi->mem_pages - own : 0,
+		     bi->depth == 0 ? UINT32_MAX : 0, children) ||
+	    (shares_len && !(shares = calloc(shares_len, sizeof(*shares)))))
+		hr_die("no memory for the reservation book of %u children", children);
 }
 
 static uint64_t
@@ -60,7 +69,15 @@ used(const struct child *c)
 	return u > 0 ? (uint64_t) u : 0;
 }
 
-/* Kernel bound = what its reservations allow plus what we share with it, but never below
+/* Pages c holds out of its own reservations: all it holds but what siblings lent it. */
+static uint64_t
+spent(const struct child *c)
+{
+	uint64_t u = used(c);
+	return u > c->shared ? u - c->shared : 0;
+}
+
+/* Kernel bound = what its reservations allow plus what siblings lent it, but never below
  * what it holds now. */
 static void
 apply_bound(struct child *c)
@@ -90,7 +107,7 @@ revoke_locked(uint64_t n)
 	uint64_t freed = res_revoke_soft(&book, n);
 
 	for (struct child *c = child_next(0); c; c = child_next(c)) {
-		if (c->dead)
+		if (!child_live(c))
 			continue;
 		apply_bound(c);
 		if (c->mem_target) {
@@ -113,6 +130,26 @@ delegate_revoke(uint64_t n)
 	return freed;
 }
 
+/* With lock held: a reservation of c's, admitted with spec; its id, or an HR_E* code with
+ * a sentence in why. */
+static long
+reserve_one(struct child *c, uint32_t kind, uint32_t family, const struct res_spec *spec, char *why,
+	    size_t len)
+{
+	long id = res_create(&book, c->id, kind, family), r;
+
+	if (id < 0) {
+		snprintf(why, len, "no %s reservation of kind %u for '%s': %s",
+			 family == RES_MEM ? "memory" : "cpu", kind, c->name, hr_strerror(id));
+		return id;
+	}
+	if ((r = res_bind(&book, c->id, id, spec, why, len))) {
+		res_delete(&book, c->id, id);
+		return r;
+	}
+	return id;
+}
+
 long
 delegate_reserve(struct child *c, const struct desc_node *d, char *why, size_t len)
 {
@@ -120,20 +157,26 @@ delegate_reserve(struct child *c, const struct desc_node *d, char *why, size_t l
 		d->type == DESC_SUBSYSTEM && d->memory_kind == RES_SOFT ? RES_SOFT : RES_HARD;
 	struct res_spec mem = { .pages = d->memory_pages };
 	struct res_spec cpu = { .budget = d->budget, .period = d->period, .prio = d->priority };
-	long r;
+	long r = 0;
 
 	hr_lock_take(&lock);
-	c->res_mem = res_create(&book, c->id, kind, RES_MEM);
-	r = c->res_mem < 0 ? c->res_mem : res_bind(&book, c->id, c->res_mem, &mem, why, len);
-	if (!r && d->cpu_kind) {
-		c->res_cpu = res_create(&book, c->id, d->cpu_kind, RES_CPU);
-		r = c->res_cpu < 0 ? c->res_cpu
-				   : res_bind(&book, c->id, c->res_cpu, &cpu, why, len);
-	}
-	if (r)
+	if ((c->res_mem = reserve_one(c, kind, RES_MEM, &mem, why, len)) < 0)
+		r = c->res_mem;
+	else if (d->cpu_kind &&
+		 (c->res_cpu = reserve_one(c, d->cpu_kind, RES_CPU, &cpu, why, len)) < 0)
+		r = c->res_cpu;
+	if (r) {
 		res_drop_owner(&book, c->id);
+		c->res_mem = c->res_cpu = -1;
+	}
 	hr_lock_give(&lock);
 	return r;
+}
+
+int
+delegate_busy(void)
+{
+	return lock.holder != 0;
 }
 
 long
@@ -181,28 +224,56 @@ delegate_cpu_rebind(struct child *c, uint32_t budget, uint32_t period, char *why
 	return err;
 }
 
+/* Take the pages of share s out of child c (live) again. */
+static void
+unmap(struct child *c, const struct share *s)
+{
+	for (uint64_t i = 0; i < s->n; i++)
+		hr_mem_remove(c->ctor.slot, (long) (s->va + i * HR_PAGE_SIZE));
+}
+
+/*
+ * With lock held: a share ends with either of its children.  The pages came out of the
+ * payer's reservation, which goes with it, so its sibling may not keep them (that would
+ * promise them twice); and the payer gets back what it paid when its sibling goes.
+ */
+static void
+share_end(struct share *s)
+{
+	struct child *payer = child_by_id(s->payer), *with = child_by_id(s->with);
+
+	if (payer) {
+		unmap(payer, s);
+		payer->nshares--;
+	}
+	if (with) {
+		unmap(with, s);
+		with->shared -= s->n;
+		apply_bound(with);
+	}
+	pages_free(s->src, s->n);
+	memset(s, 0, sizeof(*s));
+}
+
+/* c is gone (no longer live: child_by_id does not find it). */
 static void
 forget_locked(struct child *c)
 {
 	res_drop_owner(&book, c->id);
-	for (int i = 0; i < SHARES_MAX; i++) {
-		struct share *s = &shares[i];
-		if (s->a == c->id)
-			s->a = 0;
-		if (s->b == c->id)
-			s->b = 0;
-		if (s->n && !s->a && !s->b) {
-			pages_free(s->src, s->n);
-			memset(s, 0, sizeof(*s));
-		}
-	}
+	for (unsigned i = 0; i < shares_len; i++)
+		if (shares[i].n && (shares[i].payer == c->id || shares[i].with == c->id))
+			share_end(&shares[i]);
 }
 
 void
 delegate_forget(struct child *c)
 {
+	int live = !c->dead;
+
 	hr_lock_take(&lock);
+	c->dead = 1; /* its shares' other halves must not look for it */
 	forget_locked(c);
+	c->dead = !live;
 	hr_lock_give(&lock);
 }
 
@@ -217,7 +288,9 @@ delegate_forget_try(struct child *c)
 	}
 	if (c->dead)
 		unforgotten--;
+	c->dead = 1; /* its shares' other halves must not look for it */
 	forget_locked(c);
+	c->dead = 0;
 	hr_lock_give(&lock);
 	return 1;
 }
@@ -308,13 +381,17 @@ delegate_res_get(struct child *c, long id)
 long
 delegate_mem_grow(struct child *c, uint64_t n)
 {
+	uint64_t res;
 	long va;
 
 	hr_lock_take(&lock);
-	if (!n || n > res_mem_of(&book, c->id) || used(c) > res_mem_of(&book, c->id) - n)
+	res = res_mem_of(&book, c->id);
+	if (!n || n > res || spent(c) > res - n) {
 		va = HR_ENOMEM;
-	else
+	} else {
+		c->ctor.window.span_max = WINDOW_SPAN * res;
 		va = alias_grow(&c->ctor.window, n);
+	}
 	hr_lock_give(&lock);
 	return va;
 }
@@ -342,46 +419,52 @@ delegate_mem_return(struct child *c, uint64_t va, uint64_t n)
 static struct share *
 free_share(void)
 {
-	for (int i = 0; i < SHARES_MAX; i++)
+	for (unsigned i = 0; i < shares_len; i++)
 		if (!shares[i].n)
 			return &shares[i];
 	return 0;
+}
+
+/* With lock held: n fresh pages of ours at the same address in c and b, paid by c. */
+static long
+share_locked(struct child *c, struct child *b, uint64_t n)
+{
+	uint64_t res = res_mem_of(&book, c->id), src = 0;
+	uint64_t va = c->share_top > b->share_top ? c->share_top : b->share_top;
+	struct share *s = free_share();
+	long r;
+
+	/* out of c's own reservation (its kernel bound has room for them then), and only so
+	 * many at once: the table holds every child's SHARES_PER_CHILD */
+	if (!s || c->nshares >= SHARES_PER_CHILD || n > res || spent(c) > res - n ||
+	    !(src = pages_alloc(n)))
+		return HR_ENOMEM;
+	*s = (struct share){ src, va, n, c->id, b->id };
+	b->shared += n; /* lent to b beyond its reservations */
+	apply_bound(b);
+	if ((r = alias_pages(c->ctor.slot, src, va, n, HR_MEM_READ | HR_MEM_WRITE, 1)) ||
+	    (r = alias_pages(b->ctor.slot, src, va, n, HR_MEM_READ | HR_MEM_WRITE, 0))) {
+		c->nshares++; /* share_end takes it back with the rest */
+		share_end(s);
+		return r;
+	}
+	c->nshares++;
+	c->share_top = b->share_top = va + n * HR_PAGE_SIZE;
+	return (long) va;
 }
 
 long
 delegate_mem_share(struct child *c, const char *with, uint64_t n)
 {
 	struct child *b = child_by_name(with);
-	struct share *s;
-	uint64_t src, va;
-	long r = HR_ENOMEM;
+	long r;
 
-	if (!b || b == c || !n || n > 1024)
+	if (!b || b == c || !n)
 		return HR_EINVAL;
 	hr_lock_take(&lock);
-	va = c->share_top > b->share_top ? c->share_top : b->share_top;
-	c->shared += n, b->shared += n; /* shared pages are ours, lent on top of both bounds */
-	apply_bound(c), apply_bound(b);
-	if ((s = free_share()) && (src = pages_alloc(n))) {
-		if (!(r = alias_pages(c->ctor.slot, src, va, n, HR_MEM_READ | HR_MEM_WRITE, 1)) &&
-		    !(r = alias_pages(b->ctor.slot, src, va, n, HR_MEM_READ | HR_MEM_WRITE, 0))) {
-			*s = (struct share){ src, n, c->id, b->id };
-			c->share_top = b->share_top = va + n * HR_PAGE_SIZE;
-		} else {
-			for (uint64_t i = 0; i < n;
-			     i++) { /* undo: their bounds stay as they were */
-				hr_mem_remove(c->ctor.slot, (long) (va + i * HR_PAGE_SIZE));
-				hr_mem_remove(b->ctor.slot, (long) (va + i * HR_PAGE_SIZE));
-			}
-			pages_free(src, n);
-		}
-	}
-	if (r) {
-		c->shared -= n, b->shared -= n;
-		apply_bound(c), apply_bound(b);
-	}
+	r = share_locked(c, b, n);
 	hr_lock_give(&lock);
-	return r ? r : (long) va;
+	return r;
 }
 
 /* ---- the event thread's turn ------------------------------------------------------------ */
@@ -391,7 +474,7 @@ static int
 children_owe(void)
 {
 	for (struct child *c = child_next(0); c; c = child_next(c))
-		if (!c->dead && c->mem_target)
+		if (child_live(c) && c->mem_target)
 			return 1;
 	return 0;
 }
@@ -461,7 +544,7 @@ forget_dead(void)
 		return; /* every turn's case: no walk over the children */
 	for (struct child *c = child_next(0); c; c = child_next(c))
 		if (c->dead && delegate_forget_try(c))
-			child_free(c);
+			child_retire(c);
 }
 
 void

@@ -28,6 +28,9 @@ long delegate_task(const struct desc_node *d, char *why, size_t len);
  * reservation book admits it, and serve c accordingly from now on: 0, or HR_ENOENT (c has
  * none), HR_EINVAL, HR_ENOMEM (not admitted), with a sentence in why. */
 long delegate_cpu_rebind(struct child *c, uint32_t budget, uint32_t period, char *why, size_t len);
+/* Is the lock busy (a child's request holds it)?  The event thread then leaves what needs it
+ * to a later turn rather than wait. */
+int delegate_busy(void);
 /* c is gone: forget its reservations and shares (takes the lock: not on the event thread). */
 void delegate_forget(struct child *c);
 /* The same for the event thread: 1 if done, 0 if the lock was busy: then c is marked dead
@@ -39,8 +42,18 @@ long delegate_res_create(struct child *c, uint32_t kind, uint32_t family);
 long delegate_res_delete(struct child *c, long id);
 long delegate_res_bind(struct child *c, long id, uint64_t x, uint64_t y);
 long delegate_res_get(struct child *c, long id);
+/* n more pages for c's window, within its reservations: the address, or HR_ENOMEM (also
+ * when its window would span more than twice its reservations: see WINDOW_SPAN). */
 long delegate_mem_grow(struct child *c, uint64_t n);
 long delegate_mem_return(struct child *c, uint64_t va, uint64_t n);
+/*
+ * n fresh pages of ours at the same address in c and its sibling called with: the address,
+ * or HR_EINVAL (no such live sibling, n is 0), HR_ENOMEM (they do not fit what is left of
+ * c's reservations, c has SHARES_PER_CHILD shares already, or we are out of pages).  The
+ * pages count against c's reservations and are lent to the sibling; the share ends when
+ * either of them goes.
+ */
+#define SHARES_PER_CHILD 4
 long delegate_mem_share(struct child *c, const char *with, uint64_t n);
 
 /* Called by the event thread on every turn: push revocations down to children, and give

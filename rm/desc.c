@@ -103,6 +103,17 @@ read_kind(const void *fdt, int node, struct desc_node *d, const char **why)
 	return 0;
 }
 
+/* restart = <policy max backoff>; absent (or malformed): never. */
+static void
+read_restart(const void *fdt, int node, struct desc_node *d)
+{
+	uint32_t r[3] = { 0, 0, 0 };
+
+	if (!cells(fdt, node, "restart", r, 3) || r[0] > 1)
+		r[0] = r[1] = r[2] = 0;
+	d->restart_policy = r[0], d->restart_max = r[1], d->restart_backoff = r[2];
+}
+
 static int
 require(const void *p, const char *msg, const char **why)
 {
@@ -136,6 +147,7 @@ desc_read(const void *fdt, int node, struct desc_node *d, const char **why)
 		return err;
 	if (!cells(fdt, node, "memory-pages", &d->memory_pages, 1))
 		return require(0, "node without memory-pages", why);
+	read_restart(fdt, node, d);
 	if (d->type == DESC_COMPONENT)
 		return 0;
 	d->policy = str(fdt, node, "policy");

@@ -26,6 +26,10 @@ struct desc_node {
 	uint32_t arg;	     /* task */
 	const char *modules; /* subsystem: NUL-separated program names needed below it */
 	int modules_len;
+	/* subsystem, component: property restart = <policy max backoff>, absent: 0 0 0 */
+	uint32_t restart_policy;  /* enum restart_policy (restart.h): 0 never, 1 on-fault */
+	uint32_t restart_max;	  /* restarts at most */
+	uint32_t restart_backoff; /* ticks from a fault to the rebuild */
 };
 
 /* Our own descriptor, checked; NULL with *why set if missing or corrupt. */

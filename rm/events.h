@@ -18,18 +18,31 @@ struct child;
 
 enum ev_type { EV_BLOCK = 1, EV_WAKE = 2 };
 
-#define EVQ_LEN 16
+/*
+ * Each child may have SLEEPERS_PER_CHILD threads sleeping in us at once, whatever its
+ * siblings do: our table holds that many for every child.  A sleeper leaves at most two
+ * events (block, wake) before the child's scheduler must fetch them to run it again, so a
+ * child's queue (EVQ_LEN, a power of two) never overflows unless the child stops
+ * fetching, which harms only itself.
+ */
+#define SLEEPERS_PER_CHILD 4
+#define EVQ_LEN		   16
+_Static_assert(EVQ_LEN >= 2 * SLEEPERS_PER_CHILD && !(EVQ_LEN & (EVQ_LEN - 1)), "event queue");
 
 /* ---- parent side ---- */
+/* Room for the sleepers of up to `children` children: 0 or HR_ENOMEM. */
+long events_init(unsigned children);
 /* Queue an event about thread tid for child c and raise its pevt. */
 void events_push(struct child *c, uint32_t type, uint32_t tid);
 /* The next event for c, (type << 32) | tid, or 0 when none is left (pevt goes down). */
 long events_pop(struct child *c);
-/* On one of c's threads (not its c^s): sleep here until TSC until.  0 or HR_E*. */
+/* On one of c's threads (not its c^s): sleep here until TSC until.  0, or HR_EPERM (its
+ * c^s), HR_ENOMEM (SLEEPERS_PER_CHILD of its threads sleep here already). */
 long events_sleep(struct child *c, uint64_t until);
 /* Event thread: wake sleepers that are due; earliest one left (0: none). */
 uint64_t events_due(uint64_t now);
-/* c is gone: forget its sleepers. */
+/* Event thread, once c's component is destroyed: forget the events queued for it and its
+ * sleepers, each of which runs once more here to return into c and be freed. */
 void events_forget(struct child *c);
 
 /* ---- child side ---- */

@@ -91,8 +91,10 @@ large(size_t size)
 	return h + 1;
 }
 
-void *
-malloc(size_t size)
+/* malloc's work.  calloc calls this rather than malloc: the compiler turns malloc followed
+ * by a memset of zeros into a call to calloc, which would then call itself. */
+static void *
+alloc(size_t size)
 {
 	void *p;
 
@@ -105,6 +107,12 @@ malloc(size_t size)
 	if (!p)
 		errno = ENOMEM;
 	return p;
+}
+
+void *
+malloc(size_t size)
+{
+	return alloc(size);
 }
 
 static struct hdr *
@@ -160,7 +168,7 @@ calloc(size_t n, size_t size)
 		errno = ENOMEM;
 		return 0;
 	}
-	if ((p = malloc(n * size)))
+	if ((p = alloc(n * size)))
 		memset(p, 0, n * size);
 	return p;
 }

@@ -63,7 +63,9 @@ long hr_res_wait(long id, uint64_t *seen);
 long hr_mem_grow(uint64_t n);
 /* Give up to n free pages back to our parent: how many went back. */
 long hr_mem_give_back(uint64_t n);
-/* n fresh pages shared with our sibling called name, at the same address in both. */
+/* n fresh pages shared with our sibling called name, at the same address in both: the
+ * address, or HR_EINVAL, HR_ENOMEM (delegate_mem_share).  They come out of our own
+ * reservations (give back or reserve room first) and go when either of us goes. */
 long hr_mem_share(const char *name, uint64_t n);
 
 /* Server side: register the operations, with an invocation stack for each of children

@@ -6,23 +6,43 @@
 #include "kernel/abi/hr_errno.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-void
+long
 res_init(struct res_mgr *m, const char *policy, struct admit_supply cpu, uint64_t mem_pages,
-	 uint32_t kbps)
+	 uint32_t kbps, uint32_t owners)
 {
-	memset(m, 0, sizeof(*m));
+	uint32_t nr = owners * RES_PER_CHILD + RES_SELF_MAX;
+
+	res_fini(m);
+	m->r = calloc(nr, sizeof(*m->r));
+	m->scratch = calloc(nr, sizeof(*m->scratch));
+	if (!m->r || !m->scratch) {
+		res_fini(m);
+		return HR_ENOMEM;
+	}
 	snprintf(m->policy, sizeof(m->policy), "%s", policy);
 	m->supply = cpu;
 	m->mem_pages = mem_pages;
 	m->kbps = kbps;
+	m->owners = owners;
+	m->nr = nr;
+	return 0;
+}
+
+void
+res_fini(struct res_mgr *m)
+{
+	free(m->r);
+	free(m->scratch);
+	memset(m, 0, sizeof(*m));
 }
 
 static struct res *
 lookup(const struct res_mgr *m, uint32_t owner, long id)
 {
-	if (id < 0 || id >= RES_MAX || !m->r[id].used || m->r[id].owner != owner)
+	if (id < 0 || id >= m->nr || !m->r[id].used || m->r[id].owner != owner)
 		return 0;
 	return (struct res *) &m->r[id];
 }
@@ -38,7 +58,7 @@ owned(const struct res_mgr *m, uint32_t owner)
 {
 	unsigned n = 0;
 
-	for (long id = 0; id < RES_MAX; id++)
+	for (long id = 0; id < m->nr; id++)
 		n += m->r[id].used && m->r[id].owner == owner;
 	return n;
 }
@@ -48,11 +68,11 @@ res_create(struct res_mgr *m, uint32_t owner, uint32_t kind, uint32_t family)
 {
 	if (family < RES_MEM || family > RES_IO || kind < RES_HARD || kind > RES_DEFERRABLE)
 		return HR_EINVAL;
-	if (kind == RES_DEFERRABLE && family != RES_CPU)
+	if ((kind == RES_DEFERRABLE && family != RES_CPU) || owner > m->owners)
 		return HR_EINVAL;
-	if (owner != RES_OWNER_SELF && owned(m, owner) >= RES_PER_CHILD)
+	if (owned(m, owner) >= (owner == RES_OWNER_SELF ? RES_SELF_MAX : RES_PER_CHILD))
 		return HR_ENOMEM;
-	for (long id = 0; id < RES_MAX; id++) {
+	for (long id = 0; id < m->nr; id++) { /* there is one: the book holds every owner's */
 		if (m->r[id].used)
 			continue;
 		m->r[id] = (struct res){ .used = 1,
@@ -79,7 +99,7 @@ res_delete(struct res_mgr *m, uint32_t owner, long id)
 void
 res_drop_owner(struct res_mgr *m, uint32_t owner)
 {
-	for (long id = 0; id < RES_MAX; id++)
+	for (long id = 0; id < m->nr; id++)
 		if (m->r[id].used && m->r[id].owner == owner)
 			memset(&m->r[id], 0, sizeof(m->r[id]));
 }
@@ -90,7 +110,7 @@ sum(const struct res_mgr *m, uint32_t family, int hard_only, const struct res *s
 {
 	uint64_t s = 0;
 
-	for (long id = 0; id < RES_MAX; id++) {
+	for (long id = 0; id < m->nr; id++) {
 		const struct res *r = &m->r[id];
 		if (r == skip || !r->used || r->family != family ||
 		    (hard_only && r->kind == RES_SOFT))
@@ -126,17 +146,16 @@ bind_mem(const struct res_mgr *m, const struct res *r, const struct res_spec *s,
 }
 
 static long
-bind_cpu(const struct res_mgr *m, const struct res *r, const struct res_spec *s, char *why,
-	 size_t len)
+bind_cpu(struct res_mgr *m, const struct res *r, const struct res_spec *s, char *why, size_t len)
 {
-	struct admit_res set[RES_MAX];
+	struct admit_res *set = m->scratch;
 	unsigned n = 0;
 
 	if (!s->period || !s->budget || s->budget > s->period) {
 		snprintf(why, len, "cpu budget %u does not fit period %u", s->budget, s->period);
 		return HR_EINVAL;
 	}
-	for (long id = 0; id < RES_MAX; id++) {
+	for (long id = 0; id < m->nr; id++) {
 		const struct res *o = &m->r[id];
 		const struct res_spec *os = o == r ? s : &o->spec;
 		if (!o->used || o->family != RES_CPU || !os->period)
@@ -154,7 +173,7 @@ bind_io(const struct res_mgr *m, const struct res *r, const struct res_spec *s, 
 		snprintf(why, len, "port %u out of range", s->port);
 		return HR_EINVAL;
 	}
-	for (long id = 0; s->port && id < RES_MAX; id++) {
+	for (long id = 0; s->port && id < m->nr; id++) {
 		const struct res *o = &m->r[id];
 		if (o->used && o != r && o->family == RES_IO && o->spec.port == s->port) {
 			snprintf(why, len, "port %u is reserved already", s->port);
@@ -196,7 +215,7 @@ res_mem_of(const struct res_mgr *m, uint32_t owner)
 {
 	uint64_t s = 0;
 
-	for (long id = 0; id < RES_MAX; id++)
+	for (long id = 0; id < m->nr; id++)
 		if (m->r[id].used && m->r[id].family == RES_MEM && m->r[id].owner == owner)
 			s += m->r[id].spec.pages;
 	return s;
@@ -215,7 +234,7 @@ newest_soft(struct res_mgr *m)
 {
 	struct res *best = 0;
 
-	for (long id = 0; id < RES_MAX; id++) {
+	for (long id = 0; id < m->nr; id++) {
 		struct res *r = &m->r[id];
 		if (r->used && r->family == RES_MEM && r->kind == RES_SOFT && r->spec.pages &&
 		    (!best || r->seq > best->seq))

@@ -18,9 +18,15 @@
 
 enum res_family { RES_MEM = 1, RES_CPU = 2, RES_IO = 3 };
 
-#define RES_MAX	       64
-#define RES_PER_CHILD  8 /* records one child may hold: a flood cannot fill the book */
-#define RES_OWNER_SELF 0 /* the subsystem's own tasks; children are 1 .. */
+/*
+ * Every owner has records of its own: each child RES_PER_CHILD, the subsystem's tasks
+ * RES_SELF_MAX, and the book holds them all at once (it is sized for the children it
+ * serves), so that no child, nor all of them together, can take the records a sibling
+ * needs, or a restarted child its own again.
+ */
+#define RES_PER_CHILD  8  /* records one child may hold */
+#define RES_SELF_MAX   32 /* records of the subsystem's own tasks */
+#define RES_OWNER_SELF 0  /* the subsystem's own tasks; children are 1 .. */
 
 struct res_spec {
 	uint64_t pages;		       /* RES_MEM */
@@ -42,14 +48,21 @@ struct res_mgr {
 	uint64_t mem_pages;	    /* memory it can promise to others */
 	uint32_t kbps;		    /* bandwidth it holds */
 	uint64_t next_seq;
-	struct res r[RES_MAX];
+	uint32_t owners;	   /* children served: owner ids 1 .. owners */
+	uint32_t nr;		   /* records: owners * RES_PER_CHILD + RES_SELF_MAX */
+	struct res *r;		   /* nr of them */
+	struct admit_res *scratch; /* nr: admission's working set, off the callers' stacks */
 };
 
-void res_init(struct res_mgr *m, const char *policy, struct admit_supply cpu, uint64_t mem_pages,
-	      uint32_t kbps);
+/* A book for our own tasks and `owners` children: 0, or HR_ENOMEM (no memory for it).
+ * m is zeroed or was initialised before (then its old records go). */
+long res_init(struct res_mgr *m, const char *policy, struct admit_supply cpu, uint64_t mem_pages,
+	      uint32_t kbps, uint32_t owners);
+/* Free the book's records (m is zeroed). */
+void res_fini(struct res_mgr *m);
 
-/* A new empty reservation of owner: its id, or HR_EINVAL (family or kind unknown, or
- * deferrable outside CPU) or HR_ENOMEM (the book is full). */
+/* A new empty reservation of owner: its id, or HR_EINVAL (family, kind or owner unknown,
+ * or deferrable outside CPU) or HR_ENOMEM (the owner holds all the records it may). */
 long res_create(struct res_mgr *m, uint32_t owner, uint32_t kind, uint32_t family);
 
 /* Forget owner's reservation id: 0, or HR_ENOENT.  The caller takes back what was bound. */

@@ -297,6 +297,9 @@ parent_event(uint32_t type, uint32_t tid)
 {
 	long id = sched_find(tid);
 
+	if (!sched_ent(id))
+		return;
+	ent[id].parked = type == EV_BLOCK;
 	if (type == EV_BLOCK)
 		sched_block(id, 0);
 	else if (type == EV_WAKE)
@@ -315,23 +318,27 @@ timers(uint64_t now)
 	}
 }
 
+/* Nothing of ours will ever run again: every entity is blocked with no timer, no child to
+ * wake it and no parent holding it (a thread asleep in our parent comes back). */
 static int
 idle_forever(void)
 {
 	FOR_EACH_ENT(id)
-	if (!ent[id].blocked || ent[id].wake_at || ent[id].pcb)
+	if (!ent[id].blocked || ent[id].wake_at || ent[id].pcb || ent[id].parked)
 		return 0;
 	return 1;
 }
 
 /* Earliest time something of ours wants to run again: a sleeper, a sleeping child thread
- * in our services, or the policy's next decision (UINT64_MAX: none). */
+ * in our services, the subsystem layer (a child to rebuild) or the policy's next decision
+ * (UINT64_MAX: none). */
 static uint64_t
 next_wakeup(uint64_t now)
 {
 	uint64_t t = pol_time_min(pol->next_event(state, now), idle_watch);
 	uint64_t due = events_due(now);
 
+	t = pol_time_min(t, hooks->next());
 	FOR_EACH_ENT(id)
 	{
 		struct sched_ent *e = &ent[id];

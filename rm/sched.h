@@ -25,6 +25,7 @@ struct sched_ent {
 	uint8_t used;
 	uint8_t kind;	       /* enum ent_kind */
 	uint8_t blocked;       /* blocked in the policy (sleeping, idle child) */
+	uint8_t parked;	       /* blocked in our parent, which will wake it (events.h) */
 	uint32_t tid;	       /* thread to dispatch; a child's c^s */
 	uint64_t seen;	       /* kernel-accounted time already charged to the policy */
 	uint64_t wake_at;      /* TSC to wake at when blocked (0: only an event wakes it) */
@@ -47,6 +48,8 @@ struct sched_hooks {
 	void (*turn)(void);
 	/* the kernel dropped events (a full ring): check the children's states (may be NULL) */
 	void (*lost)(void);
+	/* the earliest TSC at which the layer wants a turn of its own (UINT64_MAX: none) */
+	uint64_t (*next)(void);
 };
 
 /* 0, or HR_EINVAL for an unknown policy.  slice: round-robin quantum in timer ticks. */

@@ -5,7 +5,9 @@
  *
  * Each child's reservations are made with our reservation manager before it is built
  * (delegate.c), and its scheduler entity gets exactly the CPU reservation that was
- * admitted.
+ * admitted.  A child that faults is torn down; if its manifest entry asks for it
+ * (restart.h), it is built again from its descriptor node once its backoff is over, on our
+ * event thread, whose timer includes the earliest such rebuild.
  */
 #include "subsys.h"
 #include "caps.h"
@@ -15,6 +17,7 @@
 #include "desc.h"
 #include "events.h"
 #include "parent.h"
+#include "restart.h"
 #include "runtime.h"
 #include "sched.h"
 #include "treeline.h"
@@ -30,6 +33,7 @@
 static const void *fdt;
 static const char *me;
 static int failures;
+static unsigned pending; /* children waiting to be rebuilt (restart.h) */
 static struct {
 	char name[HR_NAME_MAX];
 	long ent;
@@ -74,10 +78,11 @@ announce_component(const struct desc_node *d)
 	printf("%s\n", line);
 }
 
-static void
-build_child(const struct desc_node *d)
+/* Reserve, construct and schedule c as d describes: 0, or an HR_E* code with a sentence in
+ * why, and then nothing of it is left but its record. */
+static long
+build_into(struct child *c, const struct desc_node *d, char *why, size_t len)
 {
-	struct child *c = child_new(d->name, d->type);
 	struct ctor_spec s = { .name = d->name,
 			       .program = d->program,
 			       .mem_pages = d->memory_pages,
@@ -85,26 +90,40 @@ build_child(const struct desc_node *d)
 			       .node = d->offset,
 			       .subsystem = d->type == DESC_SUBSYSTEM };
 	struct pol_param p = param(d);
-	char why[160];
+	long r;
 
-	if (!c)
-		return failed("cannot construct", d->name, "too many children");
-	if (delegate_reserve(c, d, why, sizeof(why)) ||
-	    ctor_build(&s, &c->ctor, why, sizeof(why))) {
+	if ((r = delegate_reserve(c, d, why, len)) || (r = ctor_build(&s, &c->ctor, why, len))) {
 		delegate_forget(c);
-		child_free(c);
-		return failed("cannot construct", d->name, why);
+		return r;
 	}
-	c->ent = sched_add(s.subsystem ? ENT_CHILD : ENT_THREAD, (uint32_t) c->ctor.tid, &p, c);
-	if (c->ent < 0) {
+	if ((r = sched_add(s.subsystem ? ENT_CHILD : ENT_THREAD, (uint32_t) c->ctor.tid, &p, c)) <
+	    0) {
 		ctor_destroy(&c->ctor);
 		delegate_forget(c);
-		child_free(c);
-		return failed("cannot schedule", d->name, hr_strerror(HR_ENOMEM));
+		snprintf(why, len, "cannot schedule '%s': %s", d->name, hr_strerror(r));
+		return r;
 	}
+	c->ent = r;
 	sched_ent(c->ent)->pcb = c->ctor.pcb;
 	if (!s.subsystem)
 		announce_component(d);
+	return 0;
+}
+
+static void
+build_child(const struct desc_node *d)
+{
+	struct child *c = child_new(d->name, d->type);
+	char why[160] = "";
+
+	if (!c)
+		return failed("cannot construct", d->name, "too many children");
+	c->node = d->offset;
+	restart_init(&c->restart, d->restart_policy, d->restart_max, d->restart_backoff);
+	if (build_into(c, d, why, sizeof(why))) {
+		child_free(c);
+		return failed("cannot construct", d->name, why);
+	}
 }
 
 static void
@@ -128,11 +147,18 @@ start_task(const struct desc_node *d)
 	}
 }
 
-/* Programs that care define hr_child_ended; the weak default does nothing. */
+/* Programs that care define hr_child_ended and hr_child_restarted; the weak defaults do
+ * nothing. */
 __attribute__((weak)) void
 hr_child_ended(const char *name, int faulted, long status)
 {
 	(void) name, (void) faulted, (void) status;
+}
+
+__attribute__((weak)) void
+hr_child_restarted(const char *name, unsigned n)
+{
+	(void) name, (void) n;
 }
 
 /* On the event thread: the child's kernel objects go now, its bookkeeping when we can. */
@@ -145,7 +171,68 @@ child_gone(struct child *c)
 	ctor_destroy(&c->ctor);
 	events_forget(c);
 	if (delegate_forget_try(c))
-		child_free(c); /* else it is marked dead, and forgotten on a later turn */
+		child_retire(c); /* else it is marked dead, and forgotten on a later turn */
+}
+
+/* A child faulted: it goes, as every faulted child, and comes back later if its manifest
+ * entry says so (restart.h). */
+static void
+child_faulted(struct child *c, const struct hr_kevent *ev)
+{
+	printf("child '%s' faulted (vector %lu at ip %#lx, address %#lx)\n", c->name,
+	       (unsigned long) ev->a, (unsigned long) ev->b, (unsigned long) ev->c);
+	hr_child_ended(c->name, 1, 0);
+	switch (restart_fault(&c->restart, hr_tsc(), hr_tick_tsc())) {
+	case RESTART_PENDING:
+		pending++;
+		break;
+	case RESTART_EXHAUSTED:
+		printf("child '%s' faulted %u time%s: not restarted (restart-max %u)\n", c->name,
+		       c->restart.faults, c->restart.faults == 1 ? "" : "s", c->restart.max);
+		failures++;
+		break;
+	case RESTART_NOT_WANTED:
+		failures++;
+		break;
+	}
+	child_gone(c);
+}
+
+/* On the event thread, once c is down and its backoff is over: build it again from its
+ * descriptor node, with the reservations it declares admitted again. */
+static void
+rebuild(struct child *c)
+{
+	struct desc_node d;
+	const char *err;
+	char why[160] = "";
+	unsigned n;
+
+	pending--;
+	c->down = 0;
+	if (desc_read(fdt, c->node, &d, &err)) {
+		snprintf(why, sizeof(why), "its descriptor node: %s", err);
+	} else if (!build_into(c, &d, why, sizeof(why))) {
+		n = restart_finish(&c->restart, 1);
+		printf("restarted '%s' (%u of %u)\n", c->name, n, c->restart.max);
+		hr_child_restarted(c->name, n);
+		return;
+	}
+	restart_finish(&c->restart, 0);
+	failed("cannot restart", c->name, why);
+	child_free(c);
+}
+
+/* Children whose backoff is over.  Building takes the reservation book's lock, which the
+ * event thread does not wait for: if a child's request holds it, a later turn builds. */
+static void
+rebuild_due(void)
+{
+	uint64_t now = hr_tsc();
+
+	for (struct child *c = child_next(0); c && pending && !delegate_busy(); c = child_next(c))
+		if (c->down && restart_due(&c->restart, now))
+			rebuild(c);
 }
 
 static void
@@ -158,11 +245,7 @@ on_kevent(const struct hr_kevent *ev)
 	} else if (ev->type == HR_KEV_WAKE && c) {
 		sched_wake(c->ent);
 	} else if (ev->type == HR_KEV_FAULT && c) {
-		printf("child '%s' faulted (vector %lu at ip %#lx, address %#lx)\n", c->name,
-		       (unsigned long) ev->a, (unsigned long) ev->b, (unsigned long) ev->c);
-		failures++;
-		hr_child_ended(c->name, 1, 0);
-		child_gone(c);
+		child_faulted(c, ev);
 	} else if (ev->type == HR_KEV_EXIT && c) {
 		printf("child '%s' exited with status %ld\n", c->name, (long) ev->a);
 		failures += ev->a != 0;
@@ -185,10 +268,12 @@ subsys_exit(int more_failures)
 	exit(failures ? 1 : 0);
 }
 
+/* Nothing left to schedule: we are finished, unless a child is still to be rebuilt. */
 static void
 on_finished(void)
 {
-	subsys_exit(0);
+	if (!pending)
+		subsys_exit(0);
 }
 
 /*
@@ -215,7 +300,33 @@ on_lost(void)
 	}
 }
 
-static const struct sched_hooks hooks = { on_kevent, on_finished, delegate_turn, on_lost };
+static void
+on_turn(void)
+{
+	delegate_turn();
+	if (pending)
+		rebuild_due();
+}
+
+/* When the next child is due to be rebuilt (UINT64_MAX: none). */
+static uint64_t
+on_next(void)
+{
+	uint64_t t = UINT64_MAX;
+
+	for (struct child *c = pending ? child_next(0) : 0; c; c = child_next(c))
+		if (c->restart.at && c->restart.at < t)
+			t = c->restart.at;
+	return t;
+}
+
+static const struct sched_hooks hooks = {
+	.kevent = on_kevent,
+	.finished = on_finished,
+	.turn = on_turn,
+	.lost = on_lost,
+	.next = on_next,
+};
 
 long
 subsys_entity_of(uint32_t comp)
@@ -306,7 +417,8 @@ subsys_main(void)
 	for (int n = desc_child(fdt, 0); n >= 0; n = desc_sibling(fdt, n))
 		kids++;
 	delegate_init(&d, kids);
-	if ((r = sched_init(d.policy, SLICE_TICKS, &hooks)) || (r = parent_serve(kids)))
+	if ((r = sched_init(d.policy, SLICE_TICKS, &hooks)) || (r = events_init(kids)) ||
+	    (r = parent_serve(kids)))
 		hr_die("scheduler or services: %s", hr_strerror(r));
 	for (int n = desc_child(fdt, 0); n >= 0; n = desc_sibling(fdt, n)) {
 		struct desc_node k;

@@ -39,6 +39,9 @@ long subsys_child_slot(const char *name);
  * already reported it): faulted (1) or exited with status.  Test programs use it.
  */
 void hr_child_ended(const char *name, int faulted, long status);
+/* ... and to hear that a faulted child was built again (its n-th restart), on our event
+ * thread right after the rebuild, before it runs. */
+void hr_child_restarted(const char *name, unsigned n);
 
 /* An invocation capability in our own table to our component child called name (slot),
  * or an HR_E* code.  Threads of ours may then call into it. */

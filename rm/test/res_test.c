@@ -8,10 +8,18 @@
 static struct res_mgr m;
 static char why[160];
 
+#define OWNERS 32
+
 static void
 fresh(uint64_t pages)
 {
-	res_init(&m, "fprr", (struct admit_supply){ 1, 1 }, pages, 1000);
+	CHECK_EQ(res_init(&m, "fprr", (struct admit_supply){ 1, 1 }, pages, 1000, OWNERS), 0);
+}
+
+static void
+fresh_cpu(const char *policy, uint32_t budget, uint32_t period)
+{
+	CHECK_EQ(res_init(&m, policy, (struct admit_supply){ budget, period }, 0, 0, OWNERS), 0);
 }
 
 static long
@@ -34,12 +42,33 @@ TEST(create_rejects_unknown_family_and_kind)
 	CHECK(res_create(&m, 1, RES_DEFERRABLE, RES_CPU) >= 0);
 }
 
-TEST(create_fails_when_the_book_is_full)
+TEST(create_fails_when_our_own_records_are_used_up)
 {
 	fresh(100);
-	for (int i = 0; i < RES_MAX; i++)
+	for (int i = 0; i < RES_SELF_MAX; i++)
 		CHECK(res_create(&m, RES_OWNER_SELF, RES_HARD, RES_MEM) >= 0);
 	CHECK_EQ(res_create(&m, RES_OWNER_SELF, RES_HARD, RES_MEM), HR_ENOMEM);
+	CHECK(res_create(&m, 1, RES_HARD, RES_MEM) >= 0); /* children still can */
+}
+
+TEST(create_refuses_an_owner_beyond_the_book)
+{
+	fresh(100);
+	CHECK_EQ(res_create(&m, OWNERS + 1, RES_HARD, RES_MEM), HR_EINVAL);
+	CHECK(res_create(&m, OWNERS, RES_HARD, RES_MEM) >= 0);
+}
+
+TEST(every_child_gets_its_records_while_all_others_hold_theirs)
+{
+	fresh(100);
+	for (int i = 0; i < RES_SELF_MAX; i++)
+		CHECK(res_create(&m, RES_OWNER_SELF, RES_HARD, RES_MEM) >= 0);
+	for (uint32_t owner = 1; owner <= OWNERS; owner++)
+		for (int i = 0; i < RES_PER_CHILD; i++)
+			CHECK(res_create(&m, owner, RES_HARD, RES_MEM) >= 0);
+	res_drop_owner(&m, 5); /* a child that died comes back: all its records are there */
+	for (int i = 0; i < RES_PER_CHILD; i++)
+		CHECK(res_create(&m, 5, RES_HARD, RES_MEM) >= 0);
 }
 
 TEST(one_child_cannot_fill_the_book)
@@ -120,7 +149,7 @@ TEST(bad_ids_are_refused)
 	struct res_spec s = { .pages = 5 };
 	fresh(100);
 	CHECK_EQ(res_bind(&m, 1, -1, &s, why, sizeof(why)), HR_ENOENT);
-	CHECK_EQ(res_bind(&m, 1, RES_MAX, &s, why, sizeof(why)), HR_ENOENT);
+	CHECK_EQ(res_bind(&m, 1, m.nr, &s, why, sizeof(why)), HR_ENOENT);
 	CHECK_EQ(res_delete(&m, 1, 12345), HR_ENOENT);
 	CHECK_EQ(res_bind(&m, 1, 0, 0, why, sizeof(why)), HR_ENOENT);
 }
@@ -170,7 +199,7 @@ cpu(uint32_t owner, uint32_t kind, uint32_t b, uint32_t p, uint32_t prio)
 
 TEST(cpu_admission_uses_the_policy_and_supply)
 {
-	res_init(&m, "edf", (struct admit_supply){ 1, 1 }, 0, 0);
+	fresh_cpu("edf", 1, 1);
 	CHECK(cpu(1, RES_HARD, 5, 10, 0) >= 0);
 	CHECK(cpu(2, RES_DEFERRABLE, 5, 10, 0) >= 0);
 	CHECK_EQ(cpu(3, RES_HARD, 1, 10, 0), HR_ENOMEM);
@@ -179,7 +208,7 @@ TEST(cpu_admission_uses_the_policy_and_supply)
 
 TEST(cpu_admission_under_a_partial_supply)
 {
-	res_init(&m, "edf", (struct admit_supply){ 4, 10 }, 0, 0);
+	fresh_cpu("edf", 4, 10);
 	CHECK(cpu(1, RES_HARD, 2, 10, 0) >= 0);
 	CHECK(cpu(2, RES_HARD, 2, 10, 0) >= 0);
 	CHECK_EQ(cpu(3, RES_HARD, 1, 10, 0), HR_ENOMEM);
@@ -195,7 +224,7 @@ TEST(cpu_spec_must_be_sane)
 
 TEST(refused_bind_leaves_the_old_spec)
 {
-	res_init(&m, "edf", (struct admit_supply){ 1, 1 }, 0, 0);
+	fresh_cpu("edf", 1, 1);
 	long a = cpu(1, RES_HARD, 3, 10, 0);
 	cpu(2, RES_HARD, 5, 10, 0);
 	struct res_spec s = { .budget = 6, .period = 10 };

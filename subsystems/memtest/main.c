@@ -256,20 +256,46 @@ share_mapped(void)
 }
 
 static int
+share_seen(void)
+{
+	return *(volatile uint64_t *) (SPOT + 8) == MAGIC;
+}
+
+static int
+share_gone(void)
+{
+	return perms(HR_CAP_SELF, SPOT) == HR_ENOENT;
+}
+
+/* sharer-a shares a page with sharer-b, out of its own reservation.  The share ends when
+ * either goes: b says it saw the page, a then ends, and b sees the page go. */
+static int
 sharer(int first)
 {
 	long va;
 
-	if (!first)
-		return !hr_report("sibling_share_sees_the_same_page",
-				  wait_for(share_mapped, 3000, 0),
-				  "nothing (or not the other's data) at the shared address");
+	if (!first) {
+		int ok = wait_for(share_mapped, 3000, 0);
+		if (ok)
+			*(volatile uint64_t *) (SPOT + 8) = MAGIC;
+		hr_report("sibling_share_sees_the_same_page", ok,
+			  "nothing (or not the other's data) at the shared address");
+		return !hr_report("share_ends_with_the_sibling_that_paid",
+				  ok && wait_for(share_gone, 3000, 0),
+				  "the page stayed after 'sharer-a' ended");
+	}
+	hr_report_eq("share_beyond_own_reservation_refused", hr_mem_share("sharer-b", 1),
+		     HR_ENOMEM);
+	hr_report_eq("share_room_given_back", hr_mem_give_back(1), 1);
 	va = hr_mem_share("sharer-b", 1);
 	if (!hr_report("share_with_sibling_granted", va == (long) SPOT, "got %ld (%s)", va,
 		       hr_strerror(va)))
 		return 1;
 	*(volatile uint64_t *) SPOT = MAGIC;
+	hr_report_eq("share_counts_against_own_reservation", hr_mem_share("sharer-b", 1),
+		     HR_ENOMEM);
 	hr_report_eq("share_with_unknown_sibling_refused", hr_mem_share("nobody", 1), HR_EINVAL);
+	wait_for(share_seen, 3000, 0);
 	return 0;
 }
 

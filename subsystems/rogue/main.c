@@ -1,6 +1,6 @@
 /*
  * rogue - child schedulers that misbehave, and a parent that checks they change nothing
- * (MANIFEST: image test-robust).
+ * (MANIFEST: images test-robust and test-fair).
  *
  * The root (EDF) serves a real-time task in a hard server and a well-behaved child "good"
  * (its own scheduler, one spinning task) in a deferrable server; beside them, each in a
@@ -18,10 +18,18 @@
  * (cpuwatch.h) and reports: the real-time task and "good" get their share within 2
  * points and miss no period; no rogue gets more than its server; the faulting one was
  * reported.  Rogues report what they saw refused.
+ *
+ * In test-fair a child "hog" (its tasks hog_share and hog_sleep) tries to take every table
+ * its parent keeps for all its children: shares beyond its reservation and as many as it
+ * can, as many of its threads sleeping in the parent as it has, a window it grows and
+ * gives back over and over.  Its sibling "good" (task neighbour) reports that it can still
+ * share a page and sleep in the root; the root's task "linger" ends the test.
  */
 #include "rm/caps.h"
 #include "rm/cpuwatch.h"
+#include "rm/delegate.h"
 #include "rm/desc.h"
+#include "rm/events.h"
 #include "rm/parent.h"
 #include "rm/report.h"
 #include "rm/runtime.h"
@@ -217,6 +225,96 @@ flood(void)
 		hr_invoke(HR_CAP_PARENT, op, a[0], a[1], a[2]);
 	}
 }
+
+/* ---- the hog and its neighbour ---------------------------------------------------------- */
+
+#define HOG_CYCLES	     64 /* grow-and-give-back rounds */
+#define NEIGHBOUR_WAIT_TICKS 200
+
+static volatile int hog_tries, hog_refused; /* sleeps in the root tried, refused */
+
+/* Hog threads sleep in the root for the whole test, or are refused. */
+static void
+hog_sleep(void *arg)
+{
+	long r;
+
+	(void) arg;
+	__atomic_add_fetch(&hog_tries, 1, __ATOMIC_RELAXED);
+	r = pi_sleep(hr_tsc() + 100000 * hr_tick_tsc());
+	if (r == HR_ENOMEM)
+		__atomic_add_fetch(&hog_refused, 1, __ATOMIC_RELAXED);
+}
+HR_TASK(hog_sleep);
+
+/* Grow one page and give it back, again and again: the address must not creep up. */
+static int
+hog_churn(void)
+{
+	long first = hr_invoke(HR_CAP_PARENT, PI_MEM_GROW, 1, 0, 0), va = first;
+
+	for (int i = 0; i < HOG_CYCLES && va == first && va > 0; i++) {
+		hr_invoke(HR_CAP_PARENT, PI_MEM_RETURN, va, 1, 0);
+		va = hr_invoke(HR_CAP_PARENT, PI_MEM_GROW, 1, 0, 0);
+	}
+	if (va > 0)
+		hr_invoke(HR_CAP_PARENT, PI_MEM_RETURN, va, 1, 0);
+	return hr_report("fair_hog_window_does_not_creep", first > 0 && va == first,
+			 "first grow at %#lx, later at %#lx", first, va);
+}
+
+static void
+hog_share(void *arg)
+{
+	long shares = 0, r;
+
+	(void) arg;
+	r = hr_mem_share("good", 1024);
+	hr_report("fair_hog_cannot_share_beyond_its_reservation", r == HR_ENOMEM,
+		  "sharing 4 MiB of its 1 MiB: got %ld (%s)", r, hr_strerror(r));
+	hr_mem_give_back(SHARES_PER_CHILD + 2);
+	while (shares < 64 && hr_mem_share("good", 1) > 0)
+		shares++;
+	hr_report("fair_hog_share_slots_capped", shares == SHARES_PER_CHILD,
+		  "%ld shares of a page granted", shares);
+	hog_churn();
+	while (hog_tries < SLEEPERS_PER_CHILD + 1)
+		sched_sleep(hr_tsc() + hr_tick_tsc());
+	sched_sleep(hr_tsc() + 5 * hr_tick_tsc()); /* the last ones have tried by now */
+	hr_report("fair_hog_sleepers_capped", hog_refused == hog_tries - SLEEPERS_PER_CHILD,
+		  "%d of %d sleeps refused", hog_refused, hog_tries);
+	for (;;) /* stay, holding all it got */
+		sched_sleep(hr_tsc() + 50 * hr_tick_tsc());
+}
+HR_TASK(hog_share);
+
+/* The root of test-fair: end after arg ticks. */
+static void
+linger(void *arg)
+{
+	sched_sleep(hr_tsc() + (uint64_t) (uintptr_t) arg * hr_tick_tsc());
+	subsys_exit(0);
+}
+HR_TASK(linger);
+
+/* "good", beside the hog: a share and a sleep in the root still work. */
+static void
+neighbour(void *arg)
+{
+	uint64_t t0;
+	long va, r;
+
+	(void) arg;
+	sched_sleep(hr_tsc() + NEIGHBOUR_WAIT_TICKS * hr_tick_tsc());
+	hr_mem_give_back(1);
+	va = hr_mem_share("hog", 1);
+	hr_report("fair_good_shares_beside_hog", va > 0, "got %ld (%s)", va, hr_strerror(va));
+	t0 = hr_tsc();
+	r = pi_sleep(t0 + 2 * hr_tick_tsc());
+	hr_report("fair_good_sleeps_beside_hog", r == 0 && hr_tsc() >= t0 + 2 * hr_tick_tsc(),
+		  "sleep in the root: %ld (%s)", r, hr_strerror(r));
+}
+HR_TASK(neighbour);
 
 int
 hr_main(void)

@@ -67,7 +67,8 @@ share_watch(void *arg)
 		double measured = cpuwatch_share(&w[i], t0);
 		if (!strcmp(w[i].name, "watch"))
 			continue;
-		printf("bench share policy=%s res=%s kind=%s expected=%.2f measured=%.2f unit=pct\n",
+		printf("bench share policy=%s res=%s kind=%s expected=%.2f measured=%.2f "
+		       "unit=pct\n",
 		       policy, w[i].name, w[i].kind < 4 ? kinds[w[i].kind] : "?",
 		       cpuwatch_expected(&w[i]), measured);
 		fails += !judge(policy, &w[i], measured);

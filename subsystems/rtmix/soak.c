@@ -22,7 +22,7 @@
 
 #define SOAK_TOLERANCE 0.5 /* percentage points */
 #define SOAK_MAX_TICKS 60000
-#define SOAK_RES_MAX	 12
+#define SOAK_RES_MAX   12
 
 static volatile unsigned storms_ended, storms_failed;
 
@@ -91,4 +91,3 @@ soak_watch(void *arg)
 	subsys_exit(fails);
 }
 HR_TASK(soak_watch);
-
