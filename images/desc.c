@@ -93,6 +93,7 @@ w_subsys(struct writer *w, const struct image *img, const struct node *n)
 	if (n->has_kbps)
 		w_u32(w, "net-kbps", n->net_kbps);
 	w_modules(w, n);
+	w_cells(w, "restart", (uint32_t[]){ n->restart, n->restart_max, n->restart_backoff }, 3);
 }
 
 static void

@@ -6,3 +6,7 @@ HOST_TEST_DEPS_elf_test := rm/elf.c
 
 HOST_TESTS += rm/test/res_test.c
 HOST_TEST_DEPS_res_test := rm/res.c policies/admit.c
+
+HOST_TESTS += rm/test/desc_test.c
+HOST_TEST_DEPS_desc_test := rm/desc.c policies/admit.c
+HOST_TEST_LIBS_desc_test := -lfdt
