@@ -92,11 +92,8 @@ w_subsys(struct writer *w, const struct image *img, const struct node *n)
 		w_cells(w, "net-ports", n->ports, n->nports);
 	if (n->has_kbps)
 		w_u32(w, "net-kbps", n->net_kbps);
-	if (n->restart) {
-		uint32_t restart[3] = { n->restart, n->restart_max, n->restart_backoff };
-		w_cells(w, "restart", restart, 3);
-	}
 	w_modules(w, n);
+	w_cells(w, "restart", (uint32_t[]){ n->restart, n->restart_max, n->restart_backoff }, 3);
 }
 
 static void

@@ -1,6 +1,8 @@
 /*
  * diag.c - the builder's error reports (diag.h).  Keeps the problem with the lowest line so
- * that checks may run in any order and the user still sees the first one in the file.
+ * that checks may run in any order and the user still sees the first one in the file.  A
+ * report is one line whatever the manifest holds: control characters are escaped and long
+ * messages are cut.
  */
 #include "diag.h"
 
@@ -10,7 +12,7 @@
 #include <string.h>
 
 static const char *file = "MANIFEST";
-static char first[512];
+static char first[DIAG_MSG_MAX + 1];
 static int first_line = -1;
 static unsigned count;
 static const char *context;
@@ -27,22 +29,51 @@ diag_file(const char *path)
 	file = path;
 }
 
+/* src into out[0..DIAG_MSG_MAX], control characters as \n or \xNN, "..." if it is cut. */
+static void
+printable(char *out, const char *src, int src_cut)
+{
+	size_t o = 0;
+
+	for (; *src && o + 4 <= DIAG_MSG_MAX - 3; src++) {
+		unsigned char c = (unsigned char) *src;
+		if (c == '\n')
+			o += (size_t) sprintf(out + o, "\\n");
+		else if (c < 0x20 || c == 0x7f)
+			o += (size_t) sprintf(out + o, "\\x%02x", c);
+		else
+			out[o++] = (char) c;
+	}
+	if (*src || src_cut)
+		o += (size_t) sprintf(out + o, "...");
+	out[o] = 0;
+}
+
 void
 diag_error(int line, const char *fmt, ...)
 {
+	char raw[2 * DIAG_MSG_MAX];
 	va_list ap;
+	int n;
 
 	count++;
 	if (first_line >= 0 && first_line <= line)
 		return;
 	first_line = line;
 	va_start(ap, fmt);
-	vsnprintf(first, sizeof(first), fmt, ap);
+	n = vsnprintf(raw, sizeof(raw), fmt, ap);
 	va_end(ap);
-	if (context) {
-		size_t len = strlen(first);
-		snprintf(first + len, sizeof(first) - len, " (%s)", context);
-	}
+	if (context && n >= 0 && (size_t) n < sizeof(raw))
+		n += snprintf(raw + n, sizeof(raw) - (size_t) n, " (%s)", context);
+	printable(first, raw, n < 0 || (size_t) n >= sizeof(raw));
+}
+
+const char *
+diag_cut(const char *s, char buf[DIAG_SHOW_MAX + 4])
+{
+	snprintf(buf, DIAG_SHOW_MAX + 4, "%.*s%s", DIAG_SHOW_MAX, s,
+		 strlen(s) > DIAG_SHOW_MAX ? "..." : "");
+	return buf;
 }
 
 unsigned

@@ -6,12 +6,16 @@
 #ifndef IMAGES_DIAG_H
 #define IMAGES_DIAG_H
 
+#define DIAG_MSG_MAX  400 /* characters of a message; a longer one is cut, ending in "..." */
+#define DIAG_SHOW_MAX 40  /* characters of a name from the manifest shown in a message */
+
 /* Name the manifest as given on the command line; every report is prefixed with it. */
 void diag_file(const char *path);
 
 /*
- * Record a problem at manifest line `line` (0: no line, e.g. the file cannot be parsed).
- * The earliest line wins; among equal lines, the first reported.
+ * Record a problem at manifest line `line` (0: no line, e.g. dtc failed without saying
+ * where).  The earliest line wins; among equal lines, the first reported.  Control
+ * characters in the message are escaped (\n, \xNN), so a report is always one line.
  */
 void diag_error(int line, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -21,6 +25,9 @@ void diag_error(int line, const char *fmt, ...) __attribute__((format(printf, 2,
  * message in parentheses.  NULL clears it.
  */
 void diag_context(const char *context);
+
+/* s, or its first DIAG_SHOW_MAX characters and "...", in buf: for names of any length. */
+const char *diag_cut(const char *s, char buf[DIAG_SHOW_MAX + 4]);
 
 /* Number of problems recorded so far. */
 unsigned diag_count(void);

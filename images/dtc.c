@@ -6,6 +6,7 @@
 #include "dtc.h"
 #include "diag.h"
 #include "lines.h"
+#include "source.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -91,18 +92,59 @@ report_check(int line, const char *check, char *what)
 }
 
 /*
- * One line of dtc's stderr.  Located forms: "Error: FILE:L.C-C MESSAGE" and
- * "FILE:L.C-C: ERROR (check): WHAT"; unlocated: "FATAL ERROR: MESSAGE".
+ * "OTHER:L.C-C MESSAGE": dtc located the problem in a file the manifest includes; report it
+ * at the manifest's directive for that file.
+ */
+static void
+report_other(char *where, const char *msg)
+{
+	char *colon = where + strcspn(where, ":");
+	long line = strtol(colon + 1, NULL, 10);
+
+	*colon = 0;
+	diag_error(source_include_line(where), "in included file '%s', line %ld: %c%s", where, line,
+		   tolower((unsigned char) msg[0]), msg + 1);
+}
+
+/* "FILE:L.C-C..." where FILE is anything up to a colon followed by a digit. */
+static int
+is_located(const char *p)
+{
+	const char *c = strchr(p, ':');
+
+	return c && c > p && c[1] >= '0' && c[1] <= '9' && !memchr(p, ' ', (size_t) (c - p));
+}
+
+/*
+ * An unlocated "FATAL ERROR: MESSAGE".  One that names a file ("Couldn't open "X": ...")
+ * is about an /include/ or /incbin/ of the manifest: it goes to that directive's line.
+ */
+static void
+report_fatal(const char *msg)
+{
+	const char *q = strchr(msg, '"'), *e = q ? strchr(q + 1, '"') : NULL;
+	char name[256];
+
+	snprintf(name, sizeof(name), "%.*s", e ? (int) (e - q - 1) : 0, e ? q + 1 : "");
+	report(source_include_line(e ? name : NULL), msg);
+}
+
+/*
+ * One line of dtc's stderr.  Located forms: "Error: FILE:L.C-C MESSAGE", "Lexical error:
+ * FILE:L.C-C MESSAGE" and "FILE:L.C-C: ERROR (check): WHAT"; unlocated: "FATAL ERROR:
+ * MESSAGE", which counts only if nothing located came before it.
  */
 static void
 translate(const char *path, char *l)
 {
+	static const char *const prefixes[] = { "Error: ", "Lexical error: ", NULL };
 	size_t plen = strlen(path);
 	char *p = l, *q, *check;
 	long line;
 
-	if (!strncmp(p, "Error: ", 7))
-		p += 7;
+	for (unsigned i = 0; prefixes[i]; i++)
+		if (!strncmp(p, prefixes[i], strlen(prefixes[i])))
+			p += strlen(prefixes[i]);
 	if (!strncmp(p, path, plen) && p[plen] == ':') {
 		line = strtol(p + plen + 1, &q, 10);
 		q += strcspn(q, " ");
@@ -116,27 +158,32 @@ translate(const char *path, char *l)
 		*q = 0;
 		return report_check((int) line, check, q + 3);
 	}
+	if (is_located(p) && (q = strchr(p, ' ')) && q[1]) {
+		*q = 0;
+		check = strncmp(q + 1, "ERROR (", 7) ? NULL : strstr(q + 1, "): ");
+		return report_other(p, check ? check + 3 : q + 1);
+	}
 	if (!strncmp(l, "FATAL ERROR: ", 13) && !diag_count())
-		report(0, l + 13);
+		report_fatal(l + 13);
 }
 
+/* Lines too long for the buffer are cut: their start says where and what. */
 static void
 translate_all(const char *path, const char *err)
 {
-	unsigned before = diag_count();
 	char line[1024];
 
 	while (*err) {
 		size_t len = strcspn(err, "\n");
-		if (len && len < sizeof(line)) {
-			memcpy(line, err, len);
-			line[len] = 0;
+		if (len) {
+			snprintf(line, sizeof(line), "%.*s", (int) len, err);
 			translate(path, line);
 		}
 		err += len + (err[len] == '\n');
 	}
-	if (diag_count() == before)
-		diag_error(0, "dtc cannot compile the manifest");
+	/* a problem found before dtc ran (source.h) explains its failure */
+	if (!diag_count())
+		diag_error(source_include_line(NULL), "dtc cannot compile the manifest");
 }
 
 int

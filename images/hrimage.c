@@ -10,10 +10,10 @@
 #include "manifest.h"
 #include "out.h"
 #include "prog.h"
+#include "source.h"
 #include "sweep.h"
 #include "table.h"
 
-#include <errno.h>
 #include <libfdt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,21 +71,6 @@ parse_args(int argc, char **argv, struct opts *o)
 		diag_fatal("missing or conflicting arguments\n%s", usage);
 }
 
-/* Whitespace only: dtc would call it a syntax error at line 0. */
-static int
-is_empty(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	int c;
-
-	if (!f)
-		diag_fatal("cannot read the manifest '%s': %s", path, strerror(errno));
-	while ((c = fgetc(f)) != EOF && strchr(" \t\r\n", c))
-		;
-	fclose(f);
-	return c == EOF;
-}
-
 /* Read, expand and check the whole manifest; exit 1 after reporting the first problem. */
 static struct image *
 load(const struct opts *o, struct image **declared)
@@ -94,9 +79,8 @@ load(const struct opts *o, struct image **declared)
 	struct image *list;
 
 	diag_file(o->manifest);
-	if (is_empty(o->manifest))
-		diag_error(1, "empty manifest: it defines no images");
-	else if (!dtc_compile(o->manifest, &dtc) && fdt_check_header(dtc.dtb))
+	if (!source_read(o->manifest) && !dtc_compile(o->manifest, &dtc) &&
+	    fdt_check_header(dtc.dtb))
 		diag_error(0, "dtc produced a malformed blob");
 	if (diag_report())
 		exit(1);

@@ -17,8 +17,10 @@ enum lines_form {
 };
 
 /*
- * Learn the lines from `dts`, dtc's annotated output for the manifest `path` (annotations
- * naming other files give line 0).  Replaces any earlier map.
+ * Learn the lines from `dts`, dtc's annotated output for the manifest `path`.  What comes
+ * from an included file gets the line of the manifest's directive for it (source.h).
+ * Paths are built as node_path() builds them (names cut to PATH_NAME_MAX); nodes more than
+ * NEST_MAX + 1 levels below "/" are not recorded.  Replaces any earlier map.
  */
 void lines_read(const char *dts, const char *path);
 

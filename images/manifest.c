@@ -8,6 +8,7 @@
 #include "diag.h"
 #include "lines.h"
 #include "prop.h"
+#include "kernel/abi/hr_bootinfo.h"
 #include "kernel/abi/hr_sched.h"
 
 #include <libfdt.h>
@@ -39,7 +40,7 @@ read_sweep(const struct prop_ctx *c, struct image *img)
 static void
 read_props(const struct prop_ctx *c, struct image *img)
 {
-	img->hz = 1000;
+	img->hz = HR_HZ_DEFAULT;
 	img->memory_mib = 256;
 	img->timeout_s = 120;
 	prop_unknown(c, image_props);
@@ -47,7 +48,7 @@ read_props(const struct prop_ctx *c, struct image *img)
 	img->line_default = prop_line(c, "default");
 	prop_string(c, "description", &img->description);
 	if (prop_u32(c, "hz", &img->hz) > 0)
-		prop_range(c, "hz", img->hz, 10, 10000);
+		prop_range(c, "hz", img->hz, HR_HZ_MIN, HR_HZ_MAX);
 	if (prop_u32(c, "memory-mib", &img->memory_mib) > 0)
 		prop_range(c, "memory-mib", img->memory_mib, 64, 4096);
 	if (prop_u32(c, "timeout-s", &img->timeout_s) > 0)
@@ -59,7 +60,7 @@ read_props(const struct prop_ctx *c, struct image *img)
 static void
 read_root(const void *fdt, int off, const char *path, struct image *img)
 {
-	char sub[PATH_LEN_MAX];
+	char sub[PATH_LEN_MAX], cut[DIAG_SHOW_MAX + 4];
 	int k;
 
 	fdt_for_each_subnode(k, fdt, off)
@@ -69,7 +70,7 @@ read_root(const void *fdt, int off, const char *path, struct image *img)
 			diag_error(lines_node(sub),
 				   "image '%s' has a second root '%s': an image has exactly one "
 				   "root subsystem",
-				   img->name, fdt_get_name(fdt, k, NULL));
+				   img->name, diag_cut(fdt_get_name(fdt, k, NULL), cut));
 			return;
 		}
 		img->root = node_read(fdt, k, sub, NULL);
@@ -84,6 +85,11 @@ read_root(const void *fdt, int off, const char *path, struct image *img)
 		diag_error(img->root->line_cpu,
 			   "the root '%s' of image '%s' has the whole CPU; it takes no cpu "
 			   "reservation",
+			   img->root->name, img->name);
+	else if (img->root->line_restart)
+		diag_error(img->root->line_restart,
+			   "the root '%s' of image '%s' cannot restart: it has no parent to "
+			   "rebuild it",
 			   img->root->name, img->name);
 }
 

@@ -9,8 +9,10 @@
 
 #include <stdint.h>
 
-#define NAME_LEN_MAX 31 /* node and image names; the kernel's HR_NAME_MAX less the NUL */
-#define ARGS_LEN_MAX 255
+#include "rm/desc.h" /* the limits the runtime reads the descriptor with */
+
+#define NAME_LEN_MAX DESC_NAME_MAX /* node, image and program names, without the NUL */
+#define ARGS_LEN_MAX DESC_ARGS_MAX
 #define PORTS_MAX    16
 
 enum node_kind { NODE_SUBSYS, NODE_TASK, NODE_COMP };
@@ -37,11 +39,13 @@ struct node {
 	uint32_t ports[PORTS_MAX];
 	unsigned nports;
 	int has_kbps, repeat;
-	uint32_t restart, restart_max, restart_backoff; /* 0 never, 1 on-fault; count; ticks */
+	uint32_t restart, restart_max, restart_backoff; /* enum desc_restart; 0 0 0: never */
+	int line_restart;   /* of its first restart property; 0 if it has none */
 	uint32_t mem_kib;   /* declared; 0 if absent (only the root may leave it out) */
 	int mem_grow;	    /* outer sweep copy: memory-kib is a minimum, memory.c raises it */
 	uint64_t mem_pages; /* the reservation in pages, set by memory.c */
 	unsigned depth;	    /* scheduler depth; the root is 0 */
+	unsigned level;	    /* nesting below "/": the root is 2, its children 3 */
 	struct node *parent, *kids, *next; /* kids in manifest order, linked by next */
 };
 
@@ -70,9 +74,18 @@ struct image *manifest_read(const void *fdt);
  */
 struct node *node_read(const void *fdt, int off, const char *path, struct node *parent);
 
-#define PATH_LEN_MAX 4096
+/*
+ * Nodes nest at most NEST_MAX levels below "/" (an image is level 1, its root level 2):
+ * many more than HR_DEPTH_MAX needs, and it bounds recursion and paths.  A path keeps at
+ * most PATH_NAME_MAX characters of each name, so that a name too long for the rules (and
+ * reported) is still a key of the line map (lines.h), which cuts names the same way.
+ */
+#define NEST_MAX      64
+#define PATH_NAME_MAX (NAME_LEN_MAX + 1)
+#define PATH_LEN_MAX  4096
+_Static_assert((NEST_MAX + 1) * (PATH_NAME_MAX + 1) < PATH_LEN_MAX, "paths fit");
 
-/* parent + "/" + name into out[PATH_LEN_MAX] (parent "" for an image). */
+/* parent + "/" + name cut to PATH_NAME_MAX into out[PATH_LEN_MAX] (parent "" for an image). */
 void node_path(char *out, const char *parent, const char *name);
 
 /* Report `name` (at `line`) unless it is [a-z0-9][a-z0-9-]* of at most NAME_LEN_MAX characters. */

@@ -30,20 +30,24 @@ static const char *const kind_prop[] = { "program", "task", "component" };
 void
 node_path(char *out, const char *parent, const char *name)
 {
-	if (snprintf(out, PATH_LEN_MAX, "%s/%s", parent, name) >= PATH_LEN_MAX)
-		diag_fatal("node path '%s/%s' is too long", parent, name);
+	/* cannot happen: NEST_MAX and PATH_NAME_MAX bound every path the readers build */
+	if (snprintf(out, PATH_LEN_MAX, "%s/%.*s", parent, PATH_NAME_MAX, name) >= PATH_LEN_MAX)
+		diag_fatal("node path of '%.40s' is too long", name);
 }
 
 void
 node_name_check(const char *name, int line)
 {
 	size_t len = strlen(name);
+	char cut[DIAG_SHOW_MAX + 4], count[48] = "";
 
 	if (len && len <= NAME_LEN_MAX && *name != '-' &&
 	    strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789-") == len)
 		return;
-	diag_error(line, "bad name '%s': names are [a-z0-9][a-z0-9-]*, at most %d characters", name,
-		   NAME_LEN_MAX);
+	if (len > DIAG_SHOW_MAX)
+		snprintf(count, sizeof(count), " (%zu characters)", len);
+	diag_error(line, "bad name '%s'%s: names are [a-z0-9][a-z0-9-]*, at most %d characters",
+		   diag_cut(name, cut), count, NAME_LEN_MAX);
 }
 
 const char *
@@ -83,11 +87,16 @@ read_kind(const struct prop_ctx *c, const char *name)
 static void
 read_program(const struct prop_ctx *c, struct node *n, const char *prop)
 {
+	char cut[DIAG_SHOW_MAX + 4];
 	const struct prog *p;
 
 	if (prop_string(c, prop, &n->program) <= 0)
 		return;
-	if (!(p = prog_find(n->program)))
+	/* boot modules are named in HR_NAME_MAX bytes, and rm/desc.c reads no longer name */
+	if (strlen(n->program) > NAME_LEN_MAX)
+		diag_error(prop_line(c, prop), "program name '%s' is longer than %d characters",
+			   diag_cut(n->program, cut), NAME_LEN_MAX);
+	else if (!(p = prog_find(n->program)))
 		diag_error(prop_line(c, prop), "unknown program '%s' (programs: %s)", n->program,
 			   prog_names());
 	else if (p->why)
@@ -154,7 +163,7 @@ read_priority(const struct prop_ctx *c, struct node *n)
 {
 	n->priority = 128;
 	if (prop_u32(c, "priority", &n->priority) > 0)
-		prop_range(c, "priority", n->priority, 0, 255);
+		prop_range(c, "priority", n->priority, 0, DESC_PRIORITY_MAX);
 }
 
 static void
@@ -196,25 +205,47 @@ read_net(const struct prop_ctx *c, struct node *n)
 	n->has_kbps = prop_u32(c, "net-kbps", &n->net_kbps) > 0;
 }
 
-/* restart = "never" | "on-fault", restart-max (default 3), restart-backoff (ticks,
- * default 10): what the parent does when the subsystem faults. */
+/* restart-max or restart-backoff: a number in range, and only for restart = "on-fault". */
+static void
+read_restart_number(const struct prop_ctx *c, const char *name, uint32_t *v, uint32_t lo,
+		    uint32_t hi, int on_fault)
+{
+	if (prop_u32(c, name, v) <= 0 || prop_range(c, name, *v, lo, hi))
+		return;
+	if (!on_fault)
+		diag_error(prop_line(c, name), "%s of %s needs restart = \"on-fault\"", name,
+			   c->what);
+}
+
+/*
+ * What the parent does when the subsystem faults (the runtime reads rm/desc.h's names).
+ * The root has no parent: manifest.c refuses any restart property on it, at line_restart.
+ */
 static void
 read_restart(const struct prop_ctx *c, struct node *n)
 {
-	const char *policy;
+	static const char *const props[] = { "restart", "restart-max", "restart-backoff" };
+	uint32_t max = DESC_RESTARTS_DFLT, backoff = DESC_BACKOFF_DFLT;
+	const char *policy = "never";
 
-	n->restart_max = 3;
-	n->restart_backoff = 10;
-	if (prop_string(c, "restart", &policy) > 0) {
-		if (!strcmp(policy, "on-fault"))
-			n->restart = 1;
-		else if (strcmp(policy, "never"))
-			diag_error(prop_line(c, "restart"),
-				   "unknown restart policy '%s' of %s (policies: never on-fault)",
-				   policy, c->what);
+	for (int i = 0; i < 3; i++)
+		if (prop_has(c, props[i]) &&
+		    (!n->line_restart || prop_line(c, props[i]) < n->line_restart))
+			n->line_restart = prop_line(c, props[i]);
+	if (!n->parent || prop_string(c, "restart", &policy) < 0)
+		return;
+	if (strcmp(policy, "never") && strcmp(policy, "on-fault")) {
+		diag_error(prop_line(c, "restart"),
+			   "unknown restart '%s' of %s (restart: never on-fault)", policy, c->what);
+		return;
 	}
-	prop_u32(c, "restart-max", &n->restart_max);
-	prop_u32(c, "restart-backoff", &n->restart_backoff);
+	n->restart = strcmp(policy, "on-fault") ? DESC_RESTART_NEVER : DESC_RESTART_ON_FAULT;
+	read_restart_number(c, "restart-max", &max, 1, DESC_RESTARTS_MAX, n->restart);
+	read_restart_number(c, "restart-backoff", &backoff, 0, DESC_BACKOFF_MAX, n->restart);
+	if (n->restart == DESC_RESTART_ON_FAULT) {
+		n->restart_max = max;
+		n->restart_backoff = backoff;
+	}
 }
 
 static void
@@ -268,15 +299,21 @@ static void
 read_kids(const void *fdt, int off, const char *path, struct node *n)
 {
 	struct node **tail = &n->kids;
-	char sub[PATH_LEN_MAX];
+	char sub[PATH_LEN_MAX], cut[DIAG_SHOW_MAX + 4];
 	int k;
 
 	fdt_for_each_subnode(k, fdt, off)
 	{
 		node_path(sub, path, fdt_get_name(fdt, k, NULL));
+		diag_cut(fdt_get_name(fdt, k, NULL), cut);
 		if (n->kind != NODE_SUBSYS) {
 			diag_error(lines_node(sub), "%s '%s' cannot have children (found '%s')",
-				   node_kind_name(n->kind), n->name, fdt_get_name(fdt, k, NULL));
+				   node_kind_name(n->kind), n->name, cut);
+			return;
+		}
+		if (n->level >= NEST_MAX) {
+			diag_error(lines_node(sub), "node '%s' is nested deeper than %d levels",
+				   cut, NEST_MAX);
 			return;
 		}
 		*tail = node_read(fdt, k, sub, n);
@@ -295,6 +332,7 @@ node_read(const void *fdt, int off, const char *path, struct node *parent)
 	snprintf(n->name, sizeof(n->name), "%s", fdt_get_name(fdt, off, NULL));
 	n->line = n->line_cpu = n->line_mem = c.line;
 	n->parent = parent;
+	n->level = parent ? parent->level + 1 : 2;
 	node_name_check(fdt_get_name(fdt, off, NULL), c.line);
 	if ((kind = read_kind(&c, n->name)) < 0)
 		return n;

@@ -68,6 +68,7 @@ prop_flag(const struct prop_ctx *c, const char *name)
 int
 prop_string(const struct prop_ctx *c, const char *name, const char **out)
 {
+	char must[80];
 	unsigned form;
 	int len;
 	const char *v = get(c, name, &len, &form);
@@ -76,6 +77,15 @@ prop_string(const struct prop_ctx *c, const char *name, const char **out)
 		return 0;
 	if (len < 1 || v[len - 1] || strlen(v) + 1 != (size_t) len || !form_is(form, FORM_STRING))
 		return malformed(c, name, "must be one string in double quotes");
+	/* names and args end up on the console and in GRUB's menu: one line, nothing hidden */
+	for (const char *p = v; *p; p++) {
+		if ((unsigned char) *p < 0x20 || *p == 0x7f) {
+			snprintf(must, sizeof(must),
+				 "contains control character 0x%02x (strings must be printable)",
+				 (unsigned char) *p);
+			return malformed(c, name, must);
+		}
+	}
 	*out = v;
 	return 1;
 }
@@ -115,6 +125,7 @@ prop_unknown(const struct prop_ctx *c, const char *const known[])
 
 	fdt_for_each_property_offset(p, c->fdt, c->off)
 	{
+		char cut[DIAG_SHOW_MAX + 4];
 		const char *name;
 		unsigned i;
 
@@ -122,8 +133,8 @@ prop_unknown(const struct prop_ctx *c, const char *const known[])
 		for (i = 0; known[i] && strcmp(known[i], name); i++)
 			;
 		if (!known[i])
-			diag_error(prop_line(c, name), "unknown property '%s' in %s", name,
-				   c->what);
+			diag_error(prop_line(c, name), "unknown property '%s' in %s",
+				   diag_cut(name, cut), c->what);
 	}
 }
 

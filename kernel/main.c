@@ -13,7 +13,10 @@
 extern char kernel_phys_start[], kernel_end[];
 void kmain(uint32_t magic, uint64_t info);
 
-/* "name=value" in the kernel command line; def if absent. */
+/*
+ * "name=value" in the kernel command line; def if absent, UINT64_MAX if the value is not
+ * a decimal number that fits (it then fails every range check instead of wrapping into one).
+ */
 static uint64_t
 opt(const char *cmdline, const char *name, uint64_t def)
 {
@@ -22,12 +25,28 @@ opt(const char *cmdline, const char *name, uint64_t def)
 	for (const char *p = cmdline; p && *p; p++) {
 		if ((p == cmdline || p[-1] == ' ') && !strncmp(p, name, n) && p[n] == '=') {
 			uint64_t v = 0;
-			for (p += n + 1; *p >= '0' && *p <= '9'; p++)
+			for (p += n + 1; *p >= '0' && *p <= '9'; p++) {
+				if (v > (UINT64_MAX - 9) / 10)
+					return UINT64_MAX;
 				v = v * 10 + (uint64_t) (*p - '0');
-			return v;
+			}
+			return *p && *p != ' ' ? UINT64_MAX : v;
 		}
 	}
 	return def;
+}
+
+/* The timer rate: the command line's hz=N, the default if it is absent or out of range. */
+static uint64_t
+timer_hz(const char *cmdline)
+{
+	uint64_t hz = opt(cmdline, "hz", HR_HZ_DEFAULT);
+
+	if (hz >= HR_HZ_MIN && hz <= HR_HZ_MAX)
+		return hz;
+	kprintf("[k] hz on the command line is not %d..%d; using %d\n", HR_HZ_MIN, HR_HZ_MAX,
+		HR_HZ_DEFAULT);
+	return HR_HZ_DEFAULT;
 }
 
 static unsigned
@@ -56,15 +75,16 @@ void
 kmain(uint32_t magic, uint64_t info)
 {
 	struct hw_boot b;
-	uint64_t max_pa, frames, tsc_hz, hz;
+	uint64_t max_pa, frames, tsc_hz, hz, debug;
 	struct thd *root;
 
 	hw_console_init();
 	kprintf("\n[k] HiRES kernel booting\n");
 	if (hw_boot_parse(magic, info, &b) || b.nmod == 0)
 		panic("not started by a multiboot2 loader with at least one module");
-	hz = opt(b.cmdline, "hz", 1000);
-	kdebug = (int) opt(b.cmdline, "debug", 0);
+	hz = timer_hz(b.cmdline);
+	debug = opt(b.cmdline, "debug", 0);
+	kdebug = debug > 2 ? 2 : (int) debug; /* 1: refusals, 2: every call too */
 	memory_init(&b, &max_pa);
 	pt_kernel_init(max_pa);
 	hw_cpu_init();
@@ -76,8 +96,6 @@ kmain(uint32_t magic, uint64_t info)
 	comp_pool_init();
 	thd_pool_init();
 	tsc_hz = hw_tsc_hz();
-	if (hz < 10 || hz > 10000)
-		hz = 1000;
 	sched_clock(tsc_hz, tsc_hz / hz);
 	libc_clock(tsc_hz);
 	root = boot_root(&b, tsc_hz, hz);

@@ -9,3 +9,7 @@ HOST_TEST_DEPS_res_test := rm/res.c policies/admit.c
 
 HOST_TESTS += rm/test/restart_test.c
 HOST_TEST_DEPS_restart_test := rm/restart.c
+
+HOST_TESTS += rm/test/desc_test.c
+HOST_TEST_DEPS_desc_test := rm/desc.c policies/admit.c
+HOST_TEST_LIBS_desc_test := -lfdt

@@ -11,6 +11,21 @@
 
 enum desc_type { DESC_SUBSYSTEM = 1, DESC_TASK = 2, DESC_COMPONENT = 3 };
 
+/* restart = <policy max backoff> of a subsystem: what its parent does when it faults */
+enum desc_restart { DESC_RESTART_NEVER = 0, DESC_RESTART_ON_FAULT = 1 };
+
+/*
+ * The limits of the values a descriptor holds.  images/ refuses a MANIFEST beyond them and
+ * desc_read() a descriptor, so what the builder accepts is what the runtime reads.
+ */
+#define DESC_NAME_MAX	   31 /* node, image and program names, without the NUL */
+#define DESC_ARGS_MAX	   255
+#define DESC_PRIORITY_MAX  255
+#define DESC_RESTARTS_MAX  100	  /* restart-max: restarts before a subsystem stays down */
+#define DESC_BACKOFF_MAX   100000 /* restart-backoff: ticks from the fault to the rebuild */
+#define DESC_RESTARTS_DFLT 3	  /* the manifest's defaults for restart = "on-fault" */
+#define DESC_BACKOFF_DFLT  10
+
 struct desc_node {
 	int offset; /* node offset in the blob */
 	const char *name;
@@ -26,10 +41,8 @@ struct desc_node {
 	uint32_t arg;	     /* task */
 	const char *modules; /* subsystem: NUL-separated program names needed below it */
 	int modules_len;
-	/* subsystem, component: property restart = <policy max backoff>, absent: 0 0 0 */
-	uint32_t restart_policy;  /* enum restart_policy (restart.h): 0 never, 1 on-fault */
-	uint32_t restart_max;	  /* restarts at most */
-	uint32_t restart_backoff; /* ticks from a fault to the rebuild */
+	/* subsystem: enum desc_restart, restarts allowed, ticks before each; 0 0 0 for never */
+	uint32_t restart_policy, restart_max, restart_backoff;
 };
 
 /* Our own descriptor, checked; NULL with *why set if missing or corrupt. */
@@ -40,7 +53,12 @@ const char *desc_args(void);
 int desc_check(const void *fdt, uint64_t size, const char **why);
 /* Total size of a checked blob. */
 uint64_t desc_size(const void *fdt);
-/* Decode the node at offset; 0 or HR_EINVAL with *why naming the bad property. */
+/*
+ * Decode the node at offset and check every value against the limits above and
+ * docs/MANIFEST.md's (names, strings NUL-terminated and printable, cpu kind and budget,
+ * priority, memory kind, policy, restart; hz and image on the top node).  0, or HR_EINVAL
+ * with *why naming the bad property.  Absent optional values read as their defaults.
+ */
 int desc_read(const void *fdt, int offset, struct desc_node *out, const char **why);
 /* Offsets of a node's children: first, then next; negative when there are no more. */
 int desc_child(const void *fdt, int parent);

@@ -75,7 +75,9 @@ check_load(const struct phdr *p, uint64_t len, uint64_t prev_end, const char **w
 		return fail(why, "segment file size exceeds its memory size");
 	if (p->offset > len || p->filesz > len - p->offset)
 		return fail(why, "segment data lies outside the file");
-	if (p->vaddr < HR_VA_IMAGE_MIN || p->memsz > HR_VA_IMAGE_MAX - p->vaddr)
+	/* vaddr first: HR_VA_IMAGE_MAX - vaddr wraps for a vaddr above the range */
+	if (p->vaddr < HR_VA_IMAGE_MIN || p->vaddr > HR_VA_IMAGE_MAX ||
+	    p->memsz > HR_VA_IMAGE_MAX - p->vaddr)
 		return fail(why, "segment outside the program image range");
 	if ((p->vaddr ^ p->offset) & (HR_PAGE_SIZE - 1))
 		return fail(why, "segment address and file offset disagree modulo the page size");
@@ -100,6 +102,8 @@ elf_parse(const void *buf, uint64_t len, struct elf_image *img, const char **why
 		return fail(why, "file too short for an ELF header");
 	if ((err = check_header(h, len, why)))
 		return err;
+	if (h->entry < HR_VA_IMAGE_MIN || h->entry >= HR_VA_IMAGE_MAX)
+		return fail(why, "entry point outside the program image range");
 	ph = (const struct phdr *) ((const uint8_t *) buf + h->phoff);
 	for (unsigned i = 0; i < h->phnum; i++) {
 		const struct phdr *p = &ph[i];

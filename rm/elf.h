@@ -26,7 +26,8 @@ struct elf_image {
 /*
  * Validate buf[0..len) as a static x86-64 executable whose loadable segments lie inside
  * [HR_VA_IMAGE_MIN, HR_VA_IMAGE_MAX) in ascending order, no two sharing a page, and whose entry
- * is executable.  Returns 0 and fills img, or HR_EINVAL with *why set to a sentence.
+ * lies in that range, in an executable segment.  Returns 0 and fills img, or HR_EINVAL with
+ * *why set to a sentence.
  */
 int elf_parse(const void *buf, uint64_t len, struct elf_image *img, const char **why);
 

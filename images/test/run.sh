@@ -1,8 +1,11 @@
 #!/bin/bash
 # images/test/run.sh - the manifest tests: every good/*.dts must pass `hrimage --check` (and
 # build: descriptor, GRUB menu, env); every bad/X.dts must fail with exactly the one line in
-# bad/X.expect.  good/X.list, if present, is the expected `hrimage --list` output.  The
-# examples in docs/MANIFEST.md must be copies of the good files they name.
+# bad/X.expect.  A manifest too large or too binary to keep as a file (bad/X.gen, a Bash
+# script printing it) is generated as X.dts in a scratch directory and judged the same way.
+# good/X.list, if present, is the expected `hrimage --list` output; good/X.desc, if present,
+# lists "IMAGE NODE PROPERTY VALUE..." lines that the built descriptors must hold (fdtget -t u).
+# The examples in docs/MANIFEST.md must be copies of the good files they name.
 # Usage: images/test/run.sh [HRIMAGE]      (from the top of the tree; make manifest-test)
 #
 # The programs the manifests name are fixtures made here, not real builds: identical small
@@ -47,8 +50,21 @@ for p in chain hello root rt spin web m01 m02 m03 m04 m05 m06 m07 m08 m09 m10; d
 done
 echo "this is not an ELF file" >"$progs/broken.elf"
 
+# Every "IMAGE NODE PROPERTY VALUE..." line of $1 against the descriptors under $2.
+check_desc() {
+	local image node prop want got
+	while read -r image node prop want; do
+		got=$(fdtget -t u "$2/$image/descriptor.dtb" "$node" "$prop" 2>&1)
+		if [ "$got" != "$want" ]; then
+			echo "$image $node $prop is '$got', not '$want'"
+			return 1
+		fi
+	done <"$1"
+}
+
 check_good() {
 	local name=$1 err
+	rm -rf "$tmp/out"
 	if ! err=$("$hrimage" "$name.dts" --programs "$progs" --check 2>&1); then
 		fail "good/$name" "$err"
 	elif ! err=$("$hrimage" "$name.dts" --programs "$progs" --out "$tmp/out" 2>&1 >/dev/null); then
@@ -56,14 +72,16 @@ check_good() {
 	elif [ -f "$name.list" ] &&
 		! diff -u "$name.list" <("$hrimage" "$name.dts" --programs "$progs" --list) >"$tmp/diff"; then
 		fail "good/$name" "--list differs: $(tr '\n' ' ' <"$tmp/diff")"
+	elif [ -f "$name.desc" ] && ! err=$(check_desc "$name.desc" "$tmp/out"); then
+		fail "good/$name" "descriptor: $err"
 	else
 		ok "good/$name"
 	fi
 }
 
 check_bad() {
-	local name=$1 got want
-	want=$(cat "$name.expect")
+	local name=$1 expect=${2:-$1.expect} got want
+	want=$(cat "$expect")
 	got=$("$hrimage" "$name.dts" --programs "$progs" --check 2>&1)
 	if [ $? = 0 ]; then
 		fail "bad/$name" "accepted (want: $want)"
@@ -102,6 +120,18 @@ for f in *.dts; do
 		check_bad "${f%.dts}"
 	else
 		fail "bad/${f%.dts}" "no ${f%.dts}.expect"
+	fi
+done
+mkdir -p "$tmp/gen"
+for f in *.gen; do
+	[ -e "$f" ] || continue
+	if [ ! -f "${f%.gen}.expect" ]; then
+		fail "bad/${f%.gen}" "no ${f%.gen}.expect"
+	elif ! bash "$f" >"$tmp/gen/${f%.gen}.dts"; then
+		fail "bad/${f%.gen}" "$f failed"
+	else
+		cd "$tmp/gen" && check_bad "${f%.gen}" "$top/images/test/bad/${f%.gen}.expect"
+		cd "$top/images/test/bad" || exit 1
 	fi
 done
 check_docs

@@ -14,6 +14,11 @@
 #define HR_NAME_MAX	  32
 #define HR_MODULES_MAX	  16
 
+/* timer_hz: from the kernel command line (hz=N), which images/ writes from MANIFEST */
+#define HR_HZ_MIN     10
+#define HR_HZ_MAX     10000
+#define HR_HZ_DEFAULT 1000
+
 struct hr_module {
 	char name[HR_NAME_MAX]; /* NUL-terminated */
 	uint64_t base;		/* virtual address in this component (read-only) */

@@ -5,6 +5,7 @@
 #include "check.h"
 #include "rm/elf.h"
 #include "kernel/abi/hr_errno.h"
+#include "kernel/abi/hr_layout.h"
 #include "kernel/abi/hr_syscall.h"
 
 #include <string.h>
@@ -142,6 +143,55 @@ TEST(rejects_segment_below_image_range)
 TEST(rejects_segment_size_wrapping)
 {
 	REJECTS(P(1)->memsz = ~0ull, "image range");
+}
+/* above the range, HR_VA_IMAGE_MAX - vaddr wraps: each of these once passed the check */
+#define REJECTS_VADDR(va)                                                               \
+	do {                                                                            \
+		REJECTS(P(1)->vaddr = (va), "image range");                             \
+		REJECTS((P(0)->vaddr = (va), H()->entry = (va) + 0x10), "image range"); \
+	} while (0)
+
+TEST(rejects_segment_at_4_gib)
+{
+	REJECTS_VADDR(0x100000000ull);
+}
+TEST(rejects_segment_at_top_of_user_half)
+{
+	REJECTS_VADDR(0x7ffffffff000ull);
+}
+TEST(rejects_segment_at_kernel_half)
+{
+	REJECTS_VADDR(0xffff800000000000ull);
+}
+TEST(rejects_segment_at_kernel_image)
+{
+	REJECTS_VADDR(0xffffffff80000000ull);
+}
+TEST(rejects_segment_whose_end_wraps_into_the_range)
+{
+	REJECTS((P(1)->vaddr = 0xfffffffffffff000ull, P(1)->memsz = 0x403000), "image range");
+	REJECTS((P(1)->vaddr = 0x402000, P(1)->memsz = ~0ull - 0x401000), "image range");
+}
+TEST(accepts_segment_ending_at_the_range_end)
+{
+	struct elf_image img;
+	const char *why = 0;
+
+	make_valid();
+	P(1)->vaddr = HR_VA_IMAGE_MAX - 0x2000;
+	P(1)->memsz = 0x2000;
+	CHECK_EQ(elf_parse(file, sizeof(file), &img, &why), 0);
+}
+TEST(rejects_segment_past_the_range_end)
+{
+	REJECTS((P(1)->vaddr = HR_VA_IMAGE_MAX - 0x2000, P(1)->memsz = 0x2001), "image range");
+	REJECTS((P(1)->vaddr = HR_VA_IMAGE_MAX, P(1)->filesz = 0, P(1)->memsz = 1), "image range");
+}
+TEST(rejects_entry_outside_image_range)
+{
+	REJECTS(H()->entry = 0x100000010ull, "entry point outside");
+	REJECTS(H()->entry = 0xffffffff80000010ull, "entry point outside");
+	REJECTS(H()->entry = 0x10, "entry point outside");
 }
 TEST(rejects_misaligned_offset)
 {
