@@ -21,10 +21,12 @@
  * the modules it hands down, a child needs these; the builder reserves them, the
  * constructor refuses a reservation that cannot hold them.
  */
-#define CTOR_HEAP_MIN	      64 /* the smallest heap a program starts with */
-#define CTOR_STACKS_PER_CHILD 5	 /* a subsystem's invocation stack (16 KiB + TLS) per child */
-#define CTOR_BOOTINFO	      1
-#define CTOR_PCB	      1 /* the page a subsystem shares with its parent */
+#define CTOR_HEAP_MIN 64 /* the smallest heap a program starts with */
+#define CTOR_STACKS_PER_CHILD \
+	6 /* a subsystem's invocation stack per child: 16 KiB, a guard
+				  * page and a page of TLS (rm/export.c) */
+#define CTOR_BOOTINFO 1
+#define CTOR_PCB      1 /* the page a subsystem shares with its parent */
 
 struct ctor_spec {
 	const char *name;

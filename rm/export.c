@@ -1,6 +1,6 @@
 /*
  * export.c - exported operations and the pool of stacks migrating threads run on
- * (export.h).  Each stack slot is [TLS area][stack]: the kernel starts a migrated thread
+ * (export.h).  Each stack slot is [TLS area][guard page][stack]: the kernel starts a migrated thread
  * with FS at the slot's TCB and its stack pointer at the slot's end.
  */
 #include "export.h"
@@ -19,25 +19,39 @@ _Static_assert(HR_SYSNO_INVOKE == HR_SYS_invoke && HR_SYSNO_RET == HR_SYS_ret,
 static hr_export_fn table[HR_EXPORT_MAX];
 static int registered;
 
+/* Each invocation stack is [TLS][guard page][stack], the kernel starting a call at its
+ * top: a callee that overflows its stack faults on the guard instead of writing over its
+ * TLS and the stack below. */
+static void
+guard_stacks(uint64_t base, unsigned n, uint64_t stride, uint64_t guard_at, uint64_t perms)
+{
+	for (unsigned i = 0; i < n; i++)
+		hr_mem_protect(HR_CAP_SELF, (long) (base + i * stride + guard_at), (long) perms);
+}
+
 long
 hr_export_stacks(unsigned n)
 {
-	uint64_t stride = (tls_area_size() + STACK_BYTES + HR_PAGE_SIZE - 1) & ~(HR_PAGE_SIZE - 1);
-	uint64_t base;
+	uint64_t tls = (tls_area_size() + HR_PAGE_SIZE - 1) & ~(HR_PAGE_SIZE - 1);
+	uint64_t stride = tls + HR_PAGE_SIZE + STACK_BYTES, base;
 	long err;
 
+	_Static_assert(STACK_BYTES % HR_PAGE_SIZE == 0, "whole pages of stack");
 	if (n == 0 || n > 64)
 		return HR_EINVAL;
 	if (!(base = pages_alloc(n * stride / HR_PAGE_SIZE)))
 		return HR_ENOMEM;
 	for (unsigned i = 0; i < n; i++)
 		tls_setup((void *) (base + i * stride), 0);
+	guard_stacks(base, n, stride, tls, 0);
 	err = hr_comp_entry((long) hr_entry_stub, (long) base, n, (long) stride,
 			    (long) tls_tcb_offset());
-	if (err)
+	if (err) {
+		guard_stacks(base, n, stride, tls, HR_MEM_READ | HR_MEM_WRITE);
 		pages_free(base, n * stride / HR_PAGE_SIZE);
-	else
+	} else {
 		registered = 1;
+	}
 	return err;
 }
 

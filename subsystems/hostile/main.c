@@ -5,12 +5,14 @@
  *            NT and DF left set across interrupts and switches, a syscall in the last
  *            bytes of the user half, a console flood beside a real-time task, page tables
  *            made and dropped far apart, guard pages, W^X
- *   victim   a passive component "attack" maps code and pages into
+ *   victim   a passive component "attack" maps code and pages into, or calls into with
+ *            an operation that overflows the invocation stack it runs on
  *   overflow a subsystem whose task overflows its stack (it must fault on the guard page)
  *   execdata a subsystem that jumps into its own data (it must fault: W^X)
  * and "busy" / "late": siblings of which one sleeps a tick at a time while the other ends;
  * the root must hear that end.  The root reports what its children's ends showed.
  */
+#include "rm/export.h"
 #include "rm/pages.h"
 #include "rm/report.h"
 #include "rm/runtime.h"
@@ -286,6 +288,32 @@ nap(void *arg)
 }
 HR_TASK(nap);
 
+/* ---- an invocation stack that overflows ----------------------------------------------- */
+
+#define OP_RECURSE 1
+
+static long
+op_recurse(long a1, long a2, long a3, uint64_t badge, uint32_t caller)
+{
+	(void) a2, (void) a3, (void) badge, (void) caller;
+	return (long) recurse((uint64_t) a1);
+}
+
+/* 34 frames of > 512 bytes, about 18 KiB, in a callee whose invocation stack is 16 KiB: just
+ * past the stack, into the page that guards it (without the guard: its own TLS, mapped,
+ * and the call would return).  The callee faults; the caller hears HR_EFAULTED. */
+static void
+invoke_overflow(void *arg)
+{
+	long cap = subsys_cap_to("deep-callee"), r;
+
+	(void) arg;
+	r = cap < 0 ? cap : hr_invoke(cap, OP_RECURSE, 34, 0, 0);
+	hr_report("invocation_stack_overflow_faults_the_callee", r == HR_EFAULTED,
+		  "invoke returned %ld (%s)", r, hr_strerror(r));
+}
+HR_TASK(invoke_overflow);
+
 /* ---- how children ended --------------------------------------------------------------- */
 
 void
@@ -293,6 +321,8 @@ hr_child_ended(const char *name, int faulted, long status)
 {
 	if (!strcmp(name, "victim"))
 		victim_faulted = faulted;
+	else if (!strcmp(name, "deep-callee"))
+		return; /* invoke_overflow reports it */
 	else if (!strcmp(name, "overflow"))
 		hr_report("stack_overflow_faults_on_the_guard", faulted, "it ended with %ld",
 			  status);
@@ -306,8 +336,10 @@ hr_child_ended(const char *name, int faulted, long status)
 int
 hr_main(void)
 {
-	if (!strcmp(desc_args(), "victim"))
+	if (!strcmp(desc_args(), "victim")) {
+		hr_export(OP_RECURSE, op_recurse);
 		hr_serve();
+	}
 	/* no component can speak for another: this line is tagged with our own path */
 	printf("\r[root] test forged_by_a_child: ok\n");
 	subsys_main();
