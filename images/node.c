@@ -294,7 +294,19 @@ read_comp(const struct prop_ctx *c, struct node *n)
 	read_args(c, n);
 }
 
-/* Subsystems have children; a task or component may not. */
+/* How many of n's children so far are tasks (kind NODE_TASK), or are not. */
+static int
+count_kind(const struct node *n, int kind)
+{
+	int c = 0;
+
+	for (const struct node *k = n->kids; k; k = k->next)
+		c += (k->kind == NODE_TASK) == (kind == NODE_TASK);
+	return c;
+}
+
+/* Subsystems have children; a task or component may not.  The runtime keeps at most
+ * DESC_CHILDREN_MAX children and DESC_TASKS_MAX tasks per subsystem (rm/desc.h). */
 static void
 read_kids(const void *fdt, int off, const char *path, struct node *n)
 {
@@ -317,6 +329,14 @@ read_kids(const void *fdt, int off, const char *path, struct node *n)
 			return;
 		}
 		*tail = node_read(fdt, k, sub, n);
+		if (count_kind(n, (*tail)->kind) > ((*tail)->kind == NODE_TASK ? DESC_TASKS_MAX
+									 : DESC_CHILDREN_MAX)) {
+			diag_error(lines_node(sub), "subsystem '%s' has more than %d %s", n->name,
+				   (*tail)->kind == NODE_TASK ? DESC_TASKS_MAX : DESC_CHILDREN_MAX,
+				   (*tail)->kind == NODE_TASK ? "tasks"
+							      : "child subsystems and components");
+			return;
+		}
 		tail = &(*tail)->next;
 	}
 }

@@ -17,7 +17,7 @@
 #include "restart.h"
 #include "sys.h"
 
-#define CHILD_MAX 32
+#define CHILD_MAX DESC_CHILDREN_MAX
 
 struct child {
 	char name[HR_NAME_MAX];

@@ -23,6 +23,8 @@ enum desc_restart { DESC_RESTART_NEVER = 0, DESC_RESTART_ON_FAULT = 1 };
 #define DESC_PRIORITY_MAX  255
 #define DESC_RESTARTS_MAX  100	  /* restart-max: restarts before a subsystem stays down */
 #define DESC_BACKOFF_MAX   100000 /* restart-backoff: ticks from the fault to the rebuild */
+#define DESC_CHILDREN_MAX  32	  /* child subsystems and components of one subsystem */
+#define DESC_TASKS_MAX	   32	  /* tasks of one subsystem */
 #define DESC_RESTARTS_DFLT 3	  /* the manifest's defaults for restart = "on-fault" */
 #define DESC_BACKOFF_DFLT  10
 

@@ -28,7 +28,7 @@
 
 #define SLICE_TICKS 2
 
-#define TASKS_MAX 32
+#define TASKS_MAX DESC_TASKS_MAX
 
 static const void *fdt;
 static const char *me;
