@@ -294,14 +294,14 @@ read_comp(const struct prop_ctx *c, struct node *n)
 	read_args(c, n);
 }
 
-/* How many of n's children so far are tasks (kind NODE_TASK), or are not. */
+/* How many of n's children so far are tasks (task) or not (!task). */
 static int
-count_kind(const struct node *n, int kind)
+count_kind(const struct node *n, int task)
 {
 	int c = 0;
 
 	for (const struct node *k = n->kids; k; k = k->next)
-		c += (k->kind == NODE_TASK) == (kind == NODE_TASK);
+		c += (k->kind == NODE_TASK) == task;
 	return c;
 }
 
@@ -312,7 +312,7 @@ read_kids(const void *fdt, int off, const char *path, struct node *n)
 {
 	struct node **tail = &n->kids;
 	char sub[PATH_LEN_MAX], cut[DIAG_SHOW_MAX + 4];
-	int k;
+	int k, task;
 
 	fdt_for_each_subnode(k, fdt, off)
 	{
@@ -329,12 +329,11 @@ read_kids(const void *fdt, int off, const char *path, struct node *n)
 			return;
 		}
 		*tail = node_read(fdt, k, sub, n);
-		if (count_kind(n, (*tail)->kind) > ((*tail)->kind == NODE_TASK ? DESC_TASKS_MAX
-									 : DESC_CHILDREN_MAX)) {
+		task = (*tail)->kind == NODE_TASK;
+		if (count_kind(n, task) > (task ? DESC_TASKS_MAX : DESC_CHILDREN_MAX)) {
 			diag_error(lines_node(sub), "subsystem '%s' has more than %d %s", n->name,
-				   (*tail)->kind == NODE_TASK ? DESC_TASKS_MAX : DESC_CHILDREN_MAX,
-				   (*tail)->kind == NODE_TASK ? "tasks"
-							      : "child subsystems and components");
+				   task ? DESC_TASKS_MAX : DESC_CHILDREN_MAX,
+				   task ? "tasks" : "child subsystems and components");
 			return;
 		}
 		tail = &(*tail)->next;
