@@ -23,8 +23,8 @@ cpu_describe(const struct cpu_res *r, char *buf, size_t len)
 	return treeline_cpu(0, r->kind, r->budget, r->period, buf, len);
 }
 
-/* A parent without a guaranteed supply may have no guaranteed child. */
-static void
+/* A parent without a guaranteed supply may have no guaranteed child: 1 if it has none. */
+static int
 check_unsupplied(const struct node *s)
 {
 	char want[48], have[48];
@@ -37,8 +37,26 @@ check_unsupplied(const struct node *s)
 			   "give (%s)",
 			   k->name, cpu_describe(&k->cpu, want, sizeof(want)), s->name,
 			   cpu_describe(&s->cpu, have, sizeof(have)));
-		return;
+		return 0;
 	}
+	return 1;
+}
+
+/* Every server a child asks for is one s's policy has: 1 if so. */
+static int
+check_servers(const struct node *s)
+{
+	char why[96];
+
+	for (const struct node *k = s->kids; k; k = k->next) {
+		if (k->kind == NODE_COMP || !k->cpu.server || k->cpu.kind == RES_NONE ||
+		    admit_server(s->policy, k->cpu.kind, k->cpu.server, why, sizeof(why)))
+			continue;
+		diag_error(k->line_server, "child '%s' asks for a %s server, but %s (parent '%s')",
+			   k->name, admit_server_name(k->cpu.server), why, s->name);
+		return 0;
+	}
+	return 1;
 }
 
 /*
@@ -82,7 +100,7 @@ check_admission(const struct node *s, struct admit_supply supply)
 			continue;
 		who[n] = k;
 		set[n++] = (struct admit_res){ k->cpu.kind, k->cpu.budget, k->cpu.period,
-					       k->priority };
+					       k->priority, k->cpu.server };
 	}
 	if (n && admit_cpu(s->policy, set, n, supply, why, sizeof(why))) {
 		const struct node *k = who[(n = first_refused(s, set, n, supply)) - 1];
@@ -96,17 +114,22 @@ check_admission(const struct node *s, struct admit_supply supply)
 	free(who);
 }
 
+/*
+ * Every reservation of s's children is admitted against what s holds: the whole CPU for
+ * the root, its own reservation otherwise (none for best effort).  Soft ones count too:
+ * the policy serves them while they exist.  Only a guaranteed supply can back a
+ * guaranteed child.
+ */
 static void
 check(const struct node *s)
 {
 	struct admit_supply supply = { 1, 1 };
 
-	if (s->parent && guaranteed(&s->cpu))
-		supply = (struct admit_supply){ s->cpu.budget, s->cpu.period };
-	if (!s->parent || guaranteed(&s->cpu))
+	if (s->parent)
+		supply = s->cpu.kind ? (struct admit_supply){ s->cpu.budget, s->cpu.period }
+				     : (struct admit_supply){ 0, 1 };
+	if (check_servers(s) && (!s->parent || guaranteed(&s->cpu) || check_unsupplied(s)))
 		check_admission(s, supply);
-	else
-		check_unsupplied(s);
 	for (const struct node *k = s->kids; k; k = k->next)
 		if (k->kind == NODE_SUBSYS)
 			check(k);

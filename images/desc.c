@@ -55,6 +55,8 @@ w_cpu(struct writer *w, const struct node *n)
 	uint32_t cpu[3] = { n->cpu.kind, n->cpu.budget, n->cpu.period };
 
 	w_cells(w, "cpu", cpu, 3);
+	if (n->cpu.server)
+		w_cells(w, "server", &n->cpu.server, 1);
 }
 
 /* The programs s hands down, as a string list (zero length when there are none). */

@@ -21,6 +21,7 @@ struct cpu_res {
 	uint32_t kind;	 /* enum res_kind (policies/admit.h); RES_NONE: best effort */
 	uint32_t budget; /* ticks */
 	uint32_t period; /* ticks */
+	uint32_t server; /* enum res_server (policies/admit.h); 0: the parent policy's own */
 };
 
 /*
@@ -31,6 +32,7 @@ struct node {
 	char name[NAME_LEN_MAX + 1];
 	enum node_kind kind;
 	int line, line_cpu, line_mem; /* of the node, its cpu and memory-kib properties */
+	int line_server;	      /* of its server property; 0 if it has none */
 	const char *program;	      /* subsystem and component: program; task: entry name */
 	const char *policy;	      /* subsystem: "fprr", "ds" or "edf" */
 	const char *args;	      /* NULL if absent */

@@ -16,11 +16,11 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const known_props[][16] = {
+static const char *const known_props[][20] = {
 	[NODE_SUBSYS] = { "program", "policy", "cpu", "budget", "period", "priority", "memory-kib",
 			  "memory-kind", "args", "net-ports", "net-kbps", "repeat", "restart",
-			  "restart-max", "restart-backoff", NULL },
-	[NODE_TASK] = { "task", "cpu", "budget", "period", "priority", "arg", NULL },
+			  "restart-max", "restart-backoff", "server", NULL },
+	[NODE_TASK] = { "task", "cpu", "budget", "period", "priority", "arg", "server", NULL },
 	[NODE_COMP] = { "component", "memory-kib", "priority", "args", NULL },
 };
 
@@ -137,12 +137,35 @@ cpu_complete(const struct prop_ctx *c)
 	return 0;
 }
 
+/* server = "sporadic" | "deferrable": which server enforces the cpu reservation (whether
+ * the parent's policy has it is cpu.c's to say, which knows the parent). */
+static void
+read_server(const struct prop_ctx *c, struct node *n)
+{
+	const char *s;
+
+	if (!prop_has(c, "server") || prop_string(c, "server", &s) < 0)
+		return;
+	n->line_server = prop_line(c, "server");
+	if (!strcmp(s, "sporadic"))
+		n->cpu.server = RES_SERVER_SPORADIC;
+	else if (!strcmp(s, "deferrable"))
+		n->cpu.server = RES_SERVER_DEFERRABLE;
+	else
+		diag_error(n->line_server,
+			   "unknown server '%s' of %s (servers: sporadic deferrable)", s, c->what);
+	if (n->cpu.server && !prop_has(c, "cpu"))
+		diag_error(n->line_server, "server of %s needs a cpu reservation to serve",
+			   c->what);
+}
+
 static void
 read_cpu(const struct prop_ctx *c, struct node *n)
 {
 	const char *kind;
 
 	n->line_cpu = prop_line(c, "cpu");
+	read_server(c, n);
 	if (!cpu_complete(c) || prop_string(c, "cpu", &kind) < 0 ||
 	    prop_u32(c, "budget", &n->cpu.budget) < 0 || prop_u32(c, "period", &n->cpu.period) < 0)
 		return;

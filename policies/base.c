@@ -3,17 +3,17 @@
  * Each one decodes (id known, parameters sane) before it changes anything.
  */
 #include "base.h"
+#include "admit.h"
 #include "../kernel/abi/hr_errno.h"
 
 #include <string.h>
 
 void
-base_init(struct base *b, uint64_t now, uint64_t slice, uint32_t server_kinds)
+base_init(struct base *b, const char *policy, uint64_t slice)
 {
-	(void) now;
 	memset(b, 0, sizeof(*b));
 	runq_init(&b->q, slice);
-	b->server_kinds = server_kinds;
+	strncpy(b->name, policy, sizeof(b->name) - 1);
 }
 
 static int
@@ -44,6 +44,38 @@ base_eligible(struct base *b, uint64_t now)
 }
 
 uint64_t
+base_background(const struct base *b)
+{
+	return base_exhausted(b) & b->soft;
+}
+
+int32_t
+base_pick_background(const struct base *b)
+{
+	return runq_pick(&b->q, base_background(b), 0);
+}
+
+uint64_t
+base_refill_at(const struct base *b, uint64_t mask)
+{
+	uint64_t t = UINT64_MAX;
+
+	POL_FOR_EACH(id, mask & b->served)
+	t = pol_time_min(t, server_refill_at(&b->srv[id]));
+	return t;
+}
+
+uint64_t
+base_background_event(const struct base *b, int32_t p, uint64_t now)
+{
+	uint64_t t = base_refill_at(b, base_exhausted(b));
+
+	if (p != POL_IDLE && runq_has_peer(&b->q, (uint32_t) p, base_background(b), 0))
+		t = pol_time_min(t, runq_slice_end(&b->q, (uint32_t) p, now));
+	return t;
+}
+
+uint64_t
 base_exhausted(const struct base *b)
 {
 	uint64_t m = 0;
@@ -59,14 +91,21 @@ base_add(void *st, uint32_t id, const struct pol_param *p, uint64_t now)
 {
 	struct base *b = st;
 	int err = runq_check(&b->q, id, p);
+	uint32_t server = 0;
+	char why[8];
 
 	if (err)
 		return err;
+	if (p->kind != RES_NONE &&
+	    !(server = admit_server(b->name, p->kind, p->server, why, sizeof(why))))
+		return HR_EINVAL;
 	runq_add(&b->q, id, p);
-	if (b->server_kinds & BASE_KIND(p->kind)) {
-		server_init(&b->srv[id], p->budget, p->period, now);
-		b->served |= RUNQ_BIT(id);
-	}
+	if (p->kind == RES_NONE)
+		return 0;
+	server_init(&b->srv[id], p->budget, p->period, server == RES_SERVER_SPORADIC, now);
+	b->served |= RUNQ_BIT(id);
+	if (p->kind == RES_SOFT)
+		b->soft |= RUNQ_BIT(id);
 	return 0;
 }
 
@@ -80,6 +119,7 @@ base_remove(void *st, uint32_t id)
 	runq_remove(&b->q, id);
 	memset(&b->srv[id], 0, sizeof(b->srv[id]));
 	b->served &= ~RUNQ_BIT(id);
+	b->soft &= ~RUNQ_BIT(id);
 	return 0;
 }
 
@@ -105,6 +145,8 @@ base_wake(void *st, uint32_t id, uint64_t now)
 	if (!runq_has(&b->q, id))
 		return HR_ENOENT;
 	base_advance(b, id, now);
+	if (b->cbs && served(b, id) && !b->q.e[id].runnable)
+		server_wake_cbs(&b->srv[id], now);
 	runq_wake(&b->q, id);
 	return 0;
 }
@@ -147,7 +189,8 @@ base_is_eligible(void *st, uint32_t id, uint64_t now)
 	if (id >= POL_MAX || !runq_has(&b->q, id))
 		return 0;
 	base_advance(b, id, now);
-	return b->q.e[id].runnable && (!served(b, id) || b->srv[id].left);
+	return b->q.e[id].runnable &&
+	       (!served(b, id) || b->srv[id].left || (b->soft & RUNQ_BIT(id)));
 }
 
 uint64_t
@@ -160,5 +203,7 @@ base_budget_left(void *st, uint32_t id, uint64_t now)
 	if (!served(b, id))
 		return UINT64_MAX;
 	base_advance(b, id, now);
+	if (!b->srv[id].left && (b->soft & RUNQ_BIT(id)))
+		return UINT64_MAX; /* in the background: nothing stops it but others */
 	return b->srv[id].left;
 }

@@ -1,10 +1,8 @@
 /*
- * ds.c - fixed priority with deferrable servers.
- *
- * A hard or deferrable entity is a server: `budget` per `period`, refilled to full at each
- * boundary (add time + k * period), kept until the boundary if unused, and ineligible once
- * exhausted (server.c).  Best-effort and soft entities have no server and are always
- * eligible at their priority.  Selection is fprr's (fprr.c) over the eligible entities.
+ * ds.c - fixed priority with deferrable servers: fprr.c's selection, with a deferrable
+ * server for every reservation that does not ask for a sporadic one.  A deferrable server
+ * is refilled to full at each boundary (add time + k * period) and keeps unused budget
+ * until the boundary (server.h).
  */
 #include "fprr.h"
 #include "base.h"
@@ -12,7 +10,8 @@
 static void
 ds_init(void *st, uint64_t now, uint64_t slice)
 {
-	base_init(st, now, slice, BASE_KIND(RES_HARD) | BASE_KIND(RES_DEFERRABLE));
+	(void) now;
+	base_init(st, "ds", slice);
 }
 
 const struct policy policy_ds = {
@@ -20,6 +19,6 @@ const struct policy policy_ds = {
 	.init = ds_init,
 	.pick = fprr_pick,
 	.next_event = fprr_next_event,
-	.prio = fprr_prio,
+	.rank = fprr_rank,
 	BASE_POLICY_OPS,
 };

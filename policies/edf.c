@@ -1,19 +1,23 @@
 /*
- * edf.c - earliest deadline first over servers, best effort round robin in background.
+ * edf.c - earliest deadline first over servers, best effort round robin behind them.
  *
  * Every reserved entity (hard, soft or deferrable) is a deferrable server as in ds.c
- * (server.c); its absolute deadline is the end of its current period.  The eligible
+ * (server.c) that wakes by the constant-bandwidth rule (server_wake_cbs); its absolute
+ * deadline is the end of its current period.  The eligible
  * server with the earliest deadline runs (ties: lowest id); only when there is none do
- * best-effort entities run, in plain round robin (their prio is not used).
+ * best-effort entities run, in plain round robin (their prio is not used), and only when
+ * there is none of those either do soft servers out of budget (the background).
  */
 #include "base.h"
-#include "../kernel/abi/hr_errno.h"
 
 static void
 edf_init(void *st, uint64_t now, uint64_t slice)
 {
-	base_init(st, now, slice,
-		  BASE_KIND(RES_HARD) | BASE_KIND(RES_SOFT) | BASE_KIND(RES_DEFERRABLE));
+	struct base *b = st;
+
+	(void) now;
+	base_init(b, "edf", slice);
+	b->cbs = 1;
 }
 
 static int32_t
@@ -32,7 +36,9 @@ select_any(const struct base *b, uint64_t elig)
 {
 	int32_t p = select_server(b, elig);
 
-	return p != POL_IDLE ? p : runq_pick(&b->q, elig & ~b->served, 0);
+	if (p == POL_IDLE)
+		p = runq_pick(&b->q, elig & ~b->served, 0);
+	return p != POL_IDLE ? p : base_pick_background(b);
 }
 
 static int32_t
@@ -59,14 +65,13 @@ static uint64_t
 edf_next_event(void *st, uint64_t now)
 {
 	struct base *b = st;
-	uint64_t elig = base_eligible(b, now), m = base_exhausted(b), t = UINT64_MAX;
+	uint64_t elig = base_eligible(b, now), t;
 	int32_t p = select_any(b, elig);
 
+	if (p == POL_IDLE || !(elig & RUNQ_BIT(p)))
+		return base_background_event(b, p, now);
 	/* A refilled server may have the earliest deadline: every refill counts. */
-	POL_FOR_EACH(id, m)
-	t = pol_time_min(t, b->srv[id].next);
-	if (p == POL_IDLE)
-		return t;
+	t = base_refill_at(b, base_exhausted(b));
 	if (b->served & RUNQ_BIT(p))
 		return pol_time_min(t, server_event(b, (uint32_t) p, elig, now));
 	if (runq_has_peer(&b->q, (uint32_t) p, elig & ~b->served, 0))
@@ -75,23 +80,26 @@ edf_next_event(void *st, uint64_t now)
 }
 
 /*
- * Servers publish the time to their deadline (earlier deadline, lower number), clamped
- * below INT32_MAX; best effort publishes INT32_MAX, behind every server.  Values computed
- * at the same `now` are comparable.
+ * A server's rank is the time to its deadline (earlier deadline, lower rank), clamped to
+ * POL_RANK_SERVER_MAX; best effort ranks POL_RANK_BEST, behind every server, and a soft
+ * server out of budget POL_RANK_BACKGROUND, behind that.  Ranks computed at the same `now`
+ * are comparable.
  */
-static int32_t
-edf_prio(void *st, uint32_t id, uint64_t now)
+static uint32_t
+edf_rank(void *st, uint32_t id, uint64_t now)
 {
 	struct base *b = st;
 	uint64_t left;
 
 	if (!runq_has(&b->q, id))
-		return HR_ENOENT;
+		return POL_RANK_BACKGROUND;
 	if (!(b->served & RUNQ_BIT(id)))
-		return INT32_MAX;
+		return POL_RANK_BEST;
 	base_advance(b, id, now);
+	if ((b->soft & RUNQ_BIT(id)) && !b->srv[id].left)
+		return POL_RANK_BACKGROUND;
 	left = b->srv[id].next - now;
-	return left >= INT32_MAX ? INT32_MAX - 1 : (int32_t) left;
+	return left >= POL_RANK_SERVER_MAX ? POL_RANK_SERVER_MAX : (uint32_t) left;
 }
 
 const struct policy policy_edf = {
@@ -99,6 +107,6 @@ const struct policy policy_edf = {
 	.init = edf_init,
 	.pick = edf_pick,
 	.next_event = edf_next_event,
-	.prio = edf_prio,
+	.rank = edf_rank,
 	BASE_POLICY_OPS,
 };

@@ -1,9 +1,9 @@
 /*
- * fprr.c - fixed priority, round robin among equal priorities with quantum `slice`.
- *
- * fprr itself gives no entity a server, so budgets and periods are ignored.  The same
- * selection serves ds.c, whose servers sit out while their budget is exhausted: hence the
- * server events in fprr_next_event, which never fire for fprr.
+ * fprr.c - fixed priority, round robin among equal priorities with quantum `slice`, and a
+ * server for every reservation (sporadic unless the reservation asks for a deferrable
+ * one): a reserved entity runs at its priority while its server has budget, best effort
+ * runs at its priority without one, and a soft server out of budget runs in the
+ * background.  ds.c is the same policy with deferrable servers by default.
  */
 #include "fprr.h"
 #include "base.h"
@@ -12,15 +12,17 @@
 static void
 fprr_init(void *st, uint64_t now, uint64_t slice)
 {
-	base_init(st, now, slice, 0);
+	(void) now;
+	base_init(st, "fprr", slice);
 }
 
 int32_t
 fprr_pick(void *st, uint64_t now)
 {
 	struct base *b = st;
+	int32_t p = runq_pick(&b->q, base_eligible(b, now), 1);
 
-	return runq_pick(&b->q, base_eligible(b, now), 1);
+	return p != POL_IDLE ? p : base_pick_background(b);
 }
 
 /* The earliest refill of an exhausted server at least as urgent as p: it either preempts
@@ -28,12 +30,12 @@ fprr_pick(void *st, uint64_t now)
 static uint64_t
 next_refill(const struct base *b, int32_t p)
 {
-	uint64_t t = UINT64_MAX;
+	uint64_t m = 0;
 
 	POL_FOR_EACH(id, base_exhausted(b))
-	if (p == POL_IDLE || b->q.e[id].prio <= b->q.e[p].prio)
-		t = pol_time_min(t, b->srv[id].next);
-	return t;
+	if (b->q.e[id].prio <= b->q.e[p].prio)
+		m |= RUNQ_BIT(id);
+	return base_refill_at(b, m);
 }
 
 uint64_t
@@ -43,9 +45,9 @@ fprr_next_event(void *st, uint64_t now)
 	uint64_t elig = base_eligible(b, now), t;
 	int32_t p = runq_pick(&b->q, elig, 1);
 
-	t = next_refill(b, p);
 	if (p == POL_IDLE)
-		return t;
+		return base_background_event(b, base_pick_background(b), now);
+	t = next_refill(b, p);
 	if (b->served & RUNQ_BIT(p))
 		t = pol_time_min(t, server_exhaust_at(&b->srv[p], now));
 	if (runq_has_peer(&b->q, (uint32_t) p, elig, 1))
@@ -53,15 +55,17 @@ fprr_next_event(void *st, uint64_t now)
 	return t;
 }
 
-int32_t
-fprr_prio(void *st, uint32_t id, uint64_t now)
+uint32_t
+fprr_rank(void *st, uint32_t id, uint64_t now)
 {
 	struct base *b = st;
 
-	(void) now;
 	if (!runq_has(&b->q, id))
-		return HR_ENOENT;
-	return b->q.e[id].prio > INT32_MAX ? INT32_MAX : (int32_t) b->q.e[id].prio;
+		return POL_RANK_BACKGROUND;
+	base_advance(b, id, now);
+	if ((b->soft & RUNQ_BIT(id)) && !b->srv[id].left)
+		return POL_RANK_BACKGROUND;
+	return b->q.e[id].prio < POL_RANK_BACKGROUND ? b->q.e[id].prio : POL_RANK_BACKGROUND - 1;
 }
 
 const struct policy policy_fprr = {
@@ -69,6 +73,6 @@ const struct policy policy_fprr = {
 	.init = fprr_init,
 	.pick = fprr_pick,
 	.next_event = fprr_next_event,
-	.prio = fprr_prio,
+	.rank = fprr_rank,
 	BASE_POLICY_OPS,
 };

@@ -1,5 +1,5 @@
 /*
- * server.c - deferrable server budget arithmetic (server.h).
+ * server.c - server budget arithmetic, deferrable and sporadic (server.h).
  */
 #include "server.h"
 #include "policy.h"
@@ -7,12 +7,13 @@
 #include <string.h>
 
 void
-server_init(struct server *s, uint64_t budget, uint64_t period, uint64_t now)
+server_init(struct server *s, uint64_t budget, uint64_t period, int sporadic, uint64_t now)
 {
 	memset(s, 0, sizeof(*s));
 	s->budget = budget;
 	s->period = period;
 	s->left = budget;
+	s->sporadic = (uint8_t) (sporadic != 0);
 	s->next = pol_time_add(now, period);
 }
 
@@ -22,11 +23,48 @@ miss_add(struct server *s, uint64_t n)
 	s->misses = n > UINT32_MAX - s->misses ? UINT32_MAX : s->misses + (uint32_t) n;
 }
 
+static void
+refill_pop(struct server *s)
+{
+	s->left += s->refill[0].amount;
+	s->nrefill--;
+	memmove(&s->refill[0], &s->refill[1], s->nrefill * sizeof(s->refill[0]));
+}
+
+/* Sporadic: the refills due by t are budget again. */
+static void
+refills_due(struct server *s, uint64_t t)
+{
+	while (s->nrefill && s->refill[0].at <= t)
+		refill_pop(s);
+}
+
+/* Sporadic: `amount` used in a run that started at `start` comes back a period later.  A
+ * full list takes it into its last refill, which moves later: less budget, never more. */
+static void
+refill_push(struct server *s, uint64_t start, uint64_t amount)
+{
+	uint64_t at = pol_time_add(start, s->period);
+	struct server_refill *last;
+
+	if (!amount)
+		return;
+	last = s->nrefill ? &s->refill[s->nrefill - 1] : 0;
+	if (last && (s->nrefill == SERVER_REFILLS || last->at >= at)) {
+		last->amount += amount;
+		last->at = at > last->at ? at : last->at;
+		return;
+	}
+	s->refill[s->nrefill++] = (struct server_refill){ at, amount };
+}
+
 void
 server_advance(struct server *s, uint64_t t, int runnable, int busy)
 {
 	uint64_t ends;
 
+	if (s->sporadic)
+		refills_due(s, t);
 	if (t < s->next || s->next == UINT64_MAX)
 		return;
 	ends = (t - s->next) / s->period + 1;
@@ -36,7 +74,8 @@ server_advance(struct server *s, uint64_t t, int runnable, int busy)
 	if (ends > 1 && runnable && !busy)
 		miss_add(s, ends - 1);
 	s->next += ends * s->period; /* times stay far below 2^64 */
-	s->left = s->budget;
+	if (!s->sporadic)
+		s->left = s->budget;
 	s->received = 0;
 	s->blocked = !runnable;
 }
@@ -47,10 +86,50 @@ server_block(struct server *s)
 	s->blocked = 1;
 }
 
-static void
-consume(struct server *s, uint64_t used)
+void
+server_wake_cbs(struct server *s, uint64_t now)
 {
-	s->left -= used < s->left ? used : s->left;
+	/* left * period > (next - now) * budget, in 128 bits: times may be large */
+	if ((unsigned __int128) s->left * s->period <=
+	    (unsigned __int128) (s->next - now) * s->budget)
+		return;
+	s->next = pol_time_add(now, s->period);
+	s->left = s->budget;
+	s->received = 0;
+	s->blocked = 0;
+}
+
+/*
+ * Sporadic: the entity ran through [start, now].  It uses what it has, then whatever comes
+ * back before now, each piece from the moment it came; time with no budget (an overrun the
+ * scheduler's timer could not prevent, a soft reservation in the background) uses none.
+ * Each piece comes back a period after it started.
+ */
+static void
+sporadic_use(struct server *s, uint64_t start, uint64_t now)
+{
+	uint64_t t = start;
+
+	refills_due(s, start);
+	for (;;) {
+		uint64_t run = pol_time_min(s->left, now - t);
+		s->left -= run;
+		refill_push(s, t, run);
+		t += run;
+		if (t >= now || !s->nrefill || s->refill[0].at >= now)
+			return;
+		if (s->refill[0].at > t)
+			t = s->refill[0].at;
+		refill_pop(s);
+	}
+}
+
+/* Grid accounting of `used` within one grid period; a deferrable server's budget too. */
+static void
+use(struct server *s, uint64_t used)
+{
+	if (!s->sporadic)
+		s->left -= used < s->left ? used : s->left;
 	s->received = pol_time_add(s->received, used);
 }
 
@@ -59,15 +138,17 @@ server_charge(struct server *s, uint64_t used, uint64_t now)
 {
 	uint64_t start = now > used ? now - used : 0;
 
+	if (s->sporadic)
+		sporadic_use(s, start, now);
 	/* It was running since start, so runnable through any boundary before it. */
 	server_advance(s, start, 1, 0);
 	if (now <= s->next) {
-		consume(s, used);
+		use(s, now - start);
 		return;
 	}
-	consume(s, s->next - start);
+	use(s, s->next - start);
 	server_advance(s, now, 1, 1);
-	consume(s, now - (s->next - s->period));
+	use(s, now - (s->next - s->period));
 }
 
 uint64_t
@@ -75,8 +156,24 @@ server_exhaust_at(const struct server *s, uint64_t now)
 {
 	uint64_t out = pol_time_add(now, s->left);
 
+	if (s->budget >= s->period)
+		return UINT64_MAX;
+	if (s->sporadic) {
+		/* budget that comes back before it runs dry keeps it going */
+		for (unsigned i = 0; i < s->nrefill && s->refill[i].at <= out; i++)
+			out = pol_time_add(out, s->refill[i].amount);
+		return out;
+	}
 	if (out < s->next)
 		return out;
 	/* Refilled before it runs dry: from then on it runs budget out of every period. */
-	return s->budget < s->period ? pol_time_add(s->next, s->budget) : UINT64_MAX;
+	return pol_time_add(s->next, s->budget);
+}
+
+uint64_t
+server_refill_at(const struct server *s)
+{
+	if (s->sporadic)
+		return s->nrefill ? s->refill[0].at : UINT64_MAX;
+	return s->next;
 }

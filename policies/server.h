@@ -1,41 +1,77 @@
 /*
- * server.h - one deferrable server: `budget` time units every `period`, for ds.c and edf.c.
+ * server.h - one server: `budget` time units every `period`, the enforcement of every CPU
+ * reservation under every policy (base.c gives each reserved entity one).
  *
- * Periods start at the time the server is created and follow each other back to back; at
- * every boundary the budget is refilled to full (periodic, not sporadic, replenishment).
- * Budget left over is kept until the boundary, so it may be used late in the period.
- * Boundaries are processed lazily: by server_advance, which every operation with a time
- * calls first, so a server's state is always that of its period containing `now`.
+ * Two kinds of replenishment:
+ * - deferrable: periods follow each other back to back from the time the server is made;
+ *   at every boundary the budget is full again, and what is left is kept until the
+ *   boundary.  Cheap and simple, but a server that holds its budget to the end of one
+ *   period and has it again at the start of the next runs 2 * budget back to back (the
+ *   "double hit" on lower priorities; admit.c analyses it as release jitter).
+ * - sporadic (POSIX SCHED_SPORADIC, seL4 MCS refills): what a run uses comes back one
+ *   period after that run started, so in any window of `period` the server never uses more
+ *   than `budget`, and it interferes exactly like a periodic task.  Pending refills are a
+ *   short list; when it is full a new one is merged into the last, later (never earlier):
+ *   the server may then get a little less, never more.
+ *
+ * Both keep the same grid of periods from the time the server is made, for deadline-miss
+ * accounting (and, for a deferrable server, EDF's deadline).  Everything is lazy:
+ * server_advance, which every operation with a time calls first, brings a server to `now`.
  */
 #ifndef POLICIES_SERVER_H
 #define POLICIES_SERVER_H
 
 #include <stdint.h>
 
-/* Invariants: left <= budget <= period; next - period <= last time seen < next. */
-struct server {
-	uint64_t budget, period;
-	uint64_t left;	   /* budget left in the current period */
-	uint64_t next;	   /* end of the current period: next refill and the EDF deadline */
-	uint64_t received; /* time charged in the current period */
-	uint32_t misses;   /* periods runnable throughout yet served less than budget */
-	uint8_t blocked;   /* blocked at some time during the current period */
+#define SERVER_REFILLS 6 /* pending refills of a sporadic server */
+
+struct server_refill {
+	uint64_t at;	 /* when the amount comes back */
+	uint64_t amount; /* time units */
 };
 
-void server_init(struct server *s, uint64_t budget, uint64_t period, uint64_t now);
 /*
- * Refill at every boundary <= t, counting misses for the periods that end.  `runnable`: the
- * entity's state since its last operation (it holds through every skipped period);
- * `busy`: it ran throughout them (a charge spanning the boundaries).
+ * Invariants: left <= budget <= period; next - period <= last time seen < next.
+ * Sporadic: left + the amounts of refill[0 .. nrefill) == budget, refill[].at increasing
+ * and every refill[].at > the last time seen.
+ */
+struct server {
+	uint64_t budget, period;
+	uint64_t left;	   /* budget that may be used now */
+	uint64_t next;	   /* end of the current period of the grid */
+	uint64_t received; /* time charged in the current period of the grid */
+	uint32_t misses;   /* grid periods runnable throughout yet served less than budget */
+	uint8_t blocked;   /* blocked at some time during the current grid period */
+	uint8_t sporadic;  /* 1: sporadic replenishment, 0: deferrable */
+	uint8_t nrefill;
+	uint8_t pad;
+	struct server_refill refill[SERVER_REFILLS];
+};
+
+void server_init(struct server *s, uint64_t budget, uint64_t period, int sporadic, uint64_t now);
+/*
+ * Bring s to time t: refills due by t, and for every grid boundary <= t the misses of the
+ * period that ends.  `runnable`: the entity's state since its last operation (it holds
+ * through every skipped period); `busy`: it ran throughout them (a charge spanning them).
  */
 void server_advance(struct server *s, uint64_t t, int runnable, int busy);
 /* The entity blocks now (after server_advance to now). */
 void server_block(struct server *s);
-/* The entity ran for `used` time units ending at `now`; splits the time across the
- * boundaries it spans, so each period is charged its own part. */
+/*
+ * The entity wakes now (after server_advance to now), under EDF: the constant-bandwidth
+ * rule.  If what is left cannot be used by the deadline at the server's rate (left/
+ * (next - now) > budget/period), the server starts a fresh period now, full, with its
+ * deadline a period away; otherwise a deferred budget would crowd out servers that
+ * stayed runnable (the double hit), which EDF's utilization test does not allow for.
+ */
+void server_wake_cbs(struct server *s, uint64_t now);
+/* The entity ran for `used` time units ending at `now`, continuously.  Each grid period is
+ * charged its own part; a sporadic server schedules the refill of what it used. */
 void server_charge(struct server *s, uint64_t used, uint64_t now);
-/* When the budget runs out if the entity runs continuously from now (budget left > 0),
- * UINT64_MAX if never (budget == period). */
+/* When the budget runs out if the entity runs continuously from now, counting the budget
+ * that comes back meanwhile; UINT64_MAX if never (budget == period). */
 uint64_t server_exhaust_at(const struct server *s, uint64_t now);
+/* When an exhausted server has budget again (UINT64_MAX: never). */
+uint64_t server_refill_at(const struct server *s);
 
 #endif

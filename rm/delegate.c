@@ -51,9 +51,11 @@ delegate_init(const struct desc_node *self, unsigned children)
 	uint64_t own = CTOR_HEAP_MIN + (uint64_t) CTOR_STACKS_PER_CHILD * children;
 	struct admit_supply cpu = { 0, 1 };
 
+	/* what we hold is what we may promise (guaranteed or not: hrimage checks that only a
+	 * guaranteed supply backs guaranteed children, as images/cpu.c says) */
 	if (bi->depth == 0)
 		cpu = (struct admit_supply){ 1, 1 };
-	else if (self->cpu_kind == RES_HARD || self->cpu_kind == RES_DEFERRABLE)
+	else if (self->cpu_kind != RES_NONE)
 		cpu = (struct admit_supply){ self->budget, self->period };
 	shares_len = children * SHARES_PER_CHILD;
 	if (res_init(&book, self->policy, cpu, bi->mem_pages > own ? bi->mem_pages - own : 0,
@@ -156,7 +158,9 @@ delegate_reserve(struct child *c, const struct desc_node *d, char *why, size_t l
 	uint32_t kind =
 		d->type == DESC_SUBSYSTEM && d->memory_kind == RES_SOFT ? RES_SOFT : RES_HARD;
 	struct res_spec mem = { .pages = d->memory_pages };
-	struct res_spec cpu = { .budget = d->budget, .period = d->period, .prio = d->priority };
+	struct res_spec cpu = {
+		.budget = d->budget, .period = d->period, .prio = d->priority, .server = d->server
+	};
 	long r = 0;
 
 	hr_lock_take(&lock);
@@ -182,7 +186,9 @@ delegate_busy(void)
 long
 delegate_task(const struct desc_node *d, char *why, size_t len)
 {
-	struct res_spec cpu = { .budget = d->budget, .period = d->period, .prio = d->priority };
+	struct res_spec cpu = {
+		.budget = d->budget, .period = d->period, .prio = d->priority, .server = d->server
+	};
 	long id, r;
 
 	if (!d->cpu_kind)
@@ -210,10 +216,14 @@ delegate_cpu_rebind(struct child *c, uint32_t budget, uint32_t period, char *why
 		snprintf(why, len, "'%s' has no CPU reservation", c->name);
 		return HR_ENOENT;
 	}
-	spec = (struct res_spec){ .budget = budget, .period = period, .prio = r->spec.prio };
-	p = (struct pol_param){
-		.prio = r->spec.prio, .kind = r->kind, .budget = budget, .period = period
+	spec = (struct res_spec){
+		.budget = budget, .period = period, .prio = r->spec.prio, .server = r->spec.server
 	};
+	p = (struct pol_param){ .prio = r->spec.prio,
+				.kind = r->kind,
+				.budget = budget,
+				.period = period,
+				.server = r->spec.server };
 	old = r->spec;
 	if (!(err = res_bind(&book, c->id, c->res_cpu, &spec, why, len)) &&
 	    (err = sched_set_param(c->ent, &p))) {

@@ -165,6 +165,9 @@ read_common(const void *fdt, int node, struct desc_node *d, const char **why)
 	if (cpu[0] != RES_NONE && (!cpu[1] || cpu[1] > cpu[2]))
 		return bad(why, "'cpu' budget is not between 1 and its period");
 	d->cpu_kind = cpu[0], d->budget = cpu[1], d->period = cpu[2];
+	d->server = RES_SERVER_DEFAULT;
+	if (cells(fdt, node, "server", &d->server, 1) < 0 || d->server > RES_SERVER_SPORADIC)
+		return bad(why, "'server' is not one cell of 0 to 2");
 	if (cells(fdt, node, "priority", &d->priority, 1) < 0 || d->priority > DESC_PRIORITY_MAX)
 		return bad(why, "'priority' is not one cell of 0 to 255");
 	return 0;

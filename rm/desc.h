@@ -37,6 +37,7 @@ struct desc_node {
 	const char *entry;		   /* task */
 	const char *args;		   /* "" if none */
 	uint32_t cpu_kind, budget, period; /* enum res_kind; ticks */
+	uint32_t server;		   /* enum res_server; 0: the parent policy's own */
 	uint32_t priority;
 	uint32_t memory_pages; /* subsystem, component */
 	uint32_t memory_kind;

@@ -160,7 +160,8 @@ bind_cpu(struct res_mgr *m, const struct res *r, const struct res_spec *s, char 
 		const struct res_spec *os = o == r ? s : &o->spec;
 		if (!o->used || o->family != RES_CPU || !os->period)
 			continue;
-		set[n++] = (struct admit_res){ o->kind, os->budget, os->period, os->prio };
+		set[n++] =
+			(struct admit_res){ o->kind, os->budget, os->period, os->prio, os->server };
 	}
 	return admit_cpu(m->policy, set, n, m->supply, why, (unsigned) len) ? HR_ENOMEM : 0;
 }

@@ -31,6 +31,7 @@ enum res_family { RES_MEM = 1, RES_CPU = 2, RES_IO = 3 };
 struct res_spec {
 	uint64_t pages;		       /* RES_MEM */
 	uint32_t budget, period, prio; /* RES_CPU: ticks; prio for fixed-priority admission */
+	uint32_t server;	       /* RES_CPU: enum res_server */
 	uint32_t port, kbps;	       /* RES_IO: a port (0 if none) and a bandwidth */
 };
 

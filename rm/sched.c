@@ -19,7 +19,7 @@
 
 #include <string.h>
 
-#define STATE_BYTES	 8192
+#define STATE_BYTES	 16384
 #define MIN_GAP_PER_TICK 20 /* the closest timer we set: 1/20 of a tick from now */
 
 static const struct policy *pol;
@@ -73,7 +73,8 @@ sched_add(enum ent_kind kind, uint32_t tid, const struct pol_param *p, void *own
 		};
 		used |= 1ull << id;
 		ent[id].seen = hr_region()->slot[tid].consumed;
-		hr_region()->slot[tid].prio = pol->prio(state, (uint32_t) id, hr_tsc()) + 1;
+		hr_region()->slot[tid].prio =
+			pol_publish(pol->rank(state, (uint32_t) id, hr_tsc()));
 		return id;
 	}
 	return HR_ENOMEM;
@@ -377,13 +378,13 @@ publishable(long id, uint64_t now)
 
 	if (!e->blocked)
 		return pol->eligible(state, (uint32_t) id, now)
-			       ? pol->prio(state, (uint32_t) id, now) + 1
+			       ? pol_publish(pol->rank(state, (uint32_t) id, now))
 			       : HR_PRIO_IDLE;
 	if (e->kind != ENT_CHILD || !(left = pol->budget_left(state, (uint32_t) id, now)))
 		return HR_PRIO_IDLE;
 	if (left != UINT64_MAX)
 		idle_watch = pol_time_min(idle_watch, pol_time_add(now, left));
-	return pol->prio(state, (uint32_t) id, now) + 1;
+	return pol_publish(pol->rank(state, (uint32_t) id, now));
 }
 
 /*
@@ -474,6 +475,21 @@ decide(uint64_t now)
 	return id;
 }
 
+/*
+ * Entities added while the subsystem was still building the rest (sched_add before
+ * sched_run) start their first period now: until now nothing was dispatched, and the time
+ * spent building their siblings must not count as a period they were served nothing in.
+ */
+static void
+start_periods(uint64_t now)
+{
+	FOR_EACH_ENT(id)
+	{
+		ent[id].param_new = ent[id].param;
+		apply_param((long) id, now);
+	}
+}
+
 _Noreturn void
 sched_run(void)
 {
@@ -483,6 +499,7 @@ sched_run(void)
 	hr_region()->slot[self].prio = 0;
 	if ((r = hr_sched_event(self)))
 		hr_die("cannot become the event thread: %s", hr_strerror(r));
+	start_periods(hr_tsc());
 	for (;;) {
 		uint64_t now = hr_tsc();
 		/* the kernel's hint is good for the decision right after an activation only */

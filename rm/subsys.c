@@ -57,9 +57,11 @@ find_task(const char *name)
 static struct pol_param
 param(const struct desc_node *d)
 {
-	return (struct pol_param){
-		.prio = d->priority, .kind = d->cpu_kind, .budget = d->budget, .period = d->period
-	};
+	return (struct pol_param){ .prio = d->priority,
+				   .kind = d->cpu_kind,
+				   .budget = d->budget,
+				   .period = d->period,
+				   .server = d->server };
 }
 
 static void

@@ -110,14 +110,30 @@ TEST(ds_best_effort_runs_only_without_more_urgent_eligible_entity)
 	CHECK_EQ(s.ran[2], 0);
 }
 
-TEST(ds_soft_reservation_is_best_effort)
+TEST(ds_soft_reservation_gets_its_share_and_no_more_while_others_run)
 {
 	sim_init(&s, "ds", 0, 0);
 	sim_add(&s, 0, 1, RES_SOFT, 1, 10);
 	sim_add(&s, 1, 5, RES_NONE, 0, 0);
 	sim_run(&s, 100);
-	CHECK_EQ(s.ran[0], 100);
+	CHECK_EQ(s.ran[0], 10);
+	CHECK_EQ(s.ran[1], 90);
 	CHECK_EQ(s.pol->misses(s.st, 0), 0);
+}
+
+TEST(ds_soft_reservation_takes_the_slack_in_the_background)
+{
+	sim_init(&s, "ds", 0, 0);
+	sim_add(&s, 0, 1, RES_SOFT, 1, 10);
+	sim_add(&s, 1, 5, RES_NONE, 0, 0);
+	s.pol->block(s.st, 1, 0);
+	sim_run(&s, 100);
+	CHECK_EQ(s.ran[0], 100);
+	CHECK_EQ(s.pol->rank(s.st, 0, 100), 1); /* refilled at 100: at its priority again */
+	s.pol->charge(s.st, 0, 1, 101);
+	CHECK_EQ(s.pol->rank(s.st, 0, 101), POL_RANK_BACKGROUND);
+	CHECK_EQ(s.pol->budget_left(s.st, 0, 101), UINT64_MAX);
+	CHECK_EQ(s.pol->eligible(s.st, 0, 101), 1);
 }
 
 TEST(ds_equal_priority_servers_share_by_slice_within_budgets)
@@ -259,8 +275,8 @@ TEST(ds_prio_is_the_fixed_priority)
 	sim_init(&s, "ds", 0, 0);
 	sim_add(&s, 3, 12, RES_HARD, 2, 10);
 	s.pol->charge(s.st, 3, 2, 2);
-	CHECK_EQ(s.pol->prio(s.st, 3, 2), 12);
-	CHECK_EQ(s.pol->prio(s.st, 4, 2), HR_ENOENT);
+	CHECK_EQ(s.pol->rank(s.st, 3, 2), 12);
+	CHECK_EQ(s.pol->rank(s.st, 4, 2), POL_RANK_BACKGROUND);
 }
 
 TEST(ds_eligible_follows_block_budget_and_replenishment)

@@ -43,10 +43,30 @@ TEST(edf_replenishes_and_moves_the_deadline)
 	CHECK_EQ(sim_pick(&s, 12), POL_IDLE);
 	CHECK_EQ(sim_next_event(&s, 12), 15);
 	CHECK_EQ(sim_pick(&s, 15), 1);
-	CHECK(s.pol->prio(s.st, 1, 15) > s.pol->prio(s.st, 0, 15));
+	CHECK(s.pol->rank(s.st, 1, 15) > s.pol->rank(s.st, 0, 15));
 }
 
-TEST(edf_next_event_is_deadline_move_past_another_server)
+TEST(edf_kept_budget_runs_out_by_its_deadline)
+{
+	sim_init(&s, "edf", 0, 0);
+	sim_add(&s, 0, 0, RES_DEFERRABLE, 5, 10);
+	s.now = 2;
+	sim_add(&s, 1, 0, RES_HARD, 5, 10);
+	s.pol->charge(s.st, 0, 3, 3);
+	s.pol->block(s.st, 0, 3);
+	s.pol->charge(s.st, 1, 1, 4);
+	s.pol->wake(s.st, 0, 6);
+	/* 2 left, 4 before its deadline at 10: no faster than its rate of 1/2, so it keeps
+	 * its deadline, runs first and runs out at 8 */
+	CHECK_EQ(sim_pick(&s, 6), 0);
+	CHECK_EQ(sim_next_event(&s, 6), 8);
+	s.pol->charge(s.st, 0, 2, 8);
+	CHECK_EQ(sim_pick(&s, 8), 1);
+}
+
+/* The constant-bandwidth rule: a server that wakes with more budget than it could use by
+ * its deadline at its rate starts a fresh period, rather than hit the others twice. */
+TEST(edf_wakeup_with_too_much_budget_left_starts_a_fresh_period)
 {
 	sim_init(&s, "edf", 0, 0);
 	sim_add(&s, 0, 0, RES_DEFERRABLE, 5, 10);
@@ -55,11 +75,9 @@ TEST(edf_next_event_is_deadline_move_past_another_server)
 	s.pol->block(s.st, 0, 2);
 	s.pol->charge(s.st, 1, 1, 3);
 	s.pol->wake(s.st, 0, 8);
-	CHECK_EQ(sim_pick(&s, 8), 0);
-	/* 0 has 5 left but at 10 its deadline becomes 20, behind 1's 12 */
-	CHECK_EQ(sim_next_event(&s, 8), 10);
-	s.pol->charge(s.st, 0, 2, 10);
-	CHECK_EQ(sim_pick(&s, 10), 1);
+	CHECK_EQ(sim_pick(&s, 8), 1); /* 0's deadline is 18 now, 1's 12 */
+	CHECK_EQ(s.pol->budget_left(s.st, 0, 8), 5);
+	CHECK_EQ(s.pol->rank(s.st, 0, 8), 10);
 }
 
 TEST(edf_best_effort_runs_only_when_no_server_is_eligible)
@@ -155,10 +173,10 @@ TEST(edf_prio_follows_the_deadline)
 	sim_add(&s, 0, 0, RES_HARD, 2, 20);
 	sim_add(&s, 1, 0, RES_HARD, 2, 10);
 	sim_add(&s, 2, 0, RES_NONE, 0, 0);
-	CHECK_EQ(s.pol->prio(s.st, 1, 4), 6);
-	CHECK_EQ(s.pol->prio(s.st, 0, 4), 16);
-	CHECK_EQ(s.pol->prio(s.st, 2, 4), INT32_MAX);
-	CHECK_EQ(s.pol->prio(s.st, 3, 4), HR_ENOENT);
+	CHECK_EQ(s.pol->rank(s.st, 1, 4), 6);
+	CHECK_EQ(s.pol->rank(s.st, 0, 4), 16);
+	CHECK_EQ(s.pol->rank(s.st, 2, 4), POL_RANK_BEST);
+	CHECK_EQ(s.pol->rank(s.st, 3, 4), POL_RANK_BACKGROUND);
 	/* past its boundary the deadline moves on */
-	CHECK_EQ(s.pol->prio(s.st, 1, 12), 8);
+	CHECK_EQ(s.pol->rank(s.st, 1, 12), 8);
 }

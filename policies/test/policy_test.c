@@ -55,7 +55,7 @@ TEST(policy_every_bad_add_is_rejected_without_state_change)
 		CHECK_EQ(s.pol->remove(s.st, 3), HR_ENOENT);
 		CHECK_EQ(s.pol->block(s.st, POL_MAX, 1), HR_ENOENT);
 		CHECK_EQ(s.pol->wake(s.st, 3, 1), HR_ENOENT);
-		CHECK_EQ(s.pol->prio(s.st, 3, 1), HR_ENOENT);
+		CHECK_EQ(s.pol->rank(s.st, 3, 1), POL_RANK_BACKGROUND);
 		CHECK(!memcmp(before, s.st, sizeof(before)));
 	}
 }

@@ -7,7 +7,7 @@
 
 #include "../policy.h"
 
-#define SIM_STATE_MAX 8192
+#define SIM_STATE_MAX 16384
 
 struct sim {
 	const struct policy *pol;

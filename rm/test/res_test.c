@@ -203,7 +203,8 @@ TEST(cpu_admission_uses_the_policy_and_supply)
 	CHECK(cpu(1, RES_HARD, 5, 10, 0) >= 0);
 	CHECK(cpu(2, RES_DEFERRABLE, 5, 10, 0) >= 0);
 	CHECK_EQ(cpu(3, RES_HARD, 1, 10, 0), HR_ENOMEM);
-	CHECK(cpu(3, RES_SOFT, 9, 10, 0) >= 0); /* soft is never refused */
+	/* soft is served while it exists: it must fit what is left like any other */
+	CHECK_EQ(cpu(3, RES_SOFT, 1, 10, 0), HR_ENOMEM);
 }
 
 TEST(cpu_admission_under_a_partial_supply)
