@@ -2,9 +2,9 @@
  * admit.h - CPU admission tests, shared by the image builder (build time, images/) and the
  * reservation manager (run time, rm/res.c).  Pure: no hardware, no system calls.
  *
- * A reservation asks for `budget` ticks every `period` ticks.  Hard and deferrable
- * reservations are admitted against the supply the scheduler itself holds (the whole CPU
- * for the root, its own reservation otherwise); soft ones are never refused.
+ * A reservation asks for `budget` ticks every `period` ticks.  Every reserved kind is
+ * admitted against the supply the scheduler itself holds (the whole CPU for the root, its
+ * own reservation otherwise): the policies serve soft reservations too while they exist.
  */
 #ifndef POLICIES_ADMIT_H
 #define POLICIES_ADMIT_H
