@@ -168,15 +168,20 @@ $(LBENCH): $(LBENCH_SRC) | $(DEPS)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(UCC) -std=gnu11 -O2 $(WARN) $(ULDFLAGS) -o $@ $<
 
+$(SERVERS_BIN): $(SERVERS_SRC) | $(DEPS)
+	$(call say,HCC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(HCC) $(HCFLAGS) -o $@ $(SERVERS_SRC)
+
 $(LBENCH_CPIO): $(LBENCH) eval/linux/mkinitramfs.sh
 	$(call say,CPIO,$@)
 	$(Q)bash eval/linux/mkinitramfs.sh $< $@
 
 .PHONY: eval eval-quick
-eval: $(IMAGE_INPUTS) $(LBENCH_CPIO)
+eval: $(IMAGE_INPUTS) $(LBENCH_CPIO) $(SERVERS_BIN)
 	$(Q)bash eval/run.sh
 
-eval-quick: $(IMAGE_INPUTS) $(LBENCH_CPIO)
+eval-quick: $(IMAGE_INPUTS) $(LBENCH_CPIO) $(SERVERS_BIN)
 	$(Q)bash eval/run.sh --quick
 # ---- end eval ----
 
