@@ -222,6 +222,23 @@ TEST(refuses_priority_out_of_range)
 	REFUSES("kid", "priority", RAW("\0\0"));
 }
 
+TEST(refuses_unknown_server)
+{
+	REFUSES("kid", "server", U32(3));
+	REFUSES("t", "server", U32(0xffffffff));
+	REFUSES("kid", "server", RAW("\0\0"));
+}
+
+TEST(descriptor_without_server_reads_as_the_policys_own)
+{
+	struct desc_node d;
+	const char *why = 0;
+
+	build(NULL, "kid");
+	CHECK_EQ(desc_read(blob, offset_of("kid", "kid"), &d, &why), 0);
+	CHECK_EQ(d.server, 0); /* RES_SERVER_DEFAULT */
+}
+
 TEST(refuses_unknown_cpu_kind)
 {
 	REFUSES("kid", "cpu", CELLS(4, 5, 10));

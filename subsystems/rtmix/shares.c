@@ -42,7 +42,10 @@ judge(const char *policy, const struct cpuwatch *w, double measured)
 		ok = measured >= expected - SHARE_TOLERANCE;
 	else
 		ok = measured >= SHARE_TOLERANCE;
-	snprintf(name, sizeof(name), "share_%s_%s_enforced", policy, kind);
+	/* named by kind, or by the task's own name where it is more than its kind (a
+	 * reservation that picks its server, say) */
+	snprintf(name, sizeof(name), "share_%s_%s_enforced", policy,
+		 !strcmp(w->name, "sporadic") ? w->name : kind);
 	return hr_report(name, ok, "%s: expected %.2f%%, measured %.2f%%", w->name, expected,
 			 measured);
 }
