@@ -98,10 +98,12 @@ build(const struct change *c, const char *kid_name)
 	subsystem("kid", "hello", 512);
 	prop("kid", "modules", "spin", 5);
 	prop_cells("kid", "restart", 1, 3, 10);
+	prop_u32("kid", "server", 2);
 	CHECK_EQ(fdt_begin_node(blob, "t"), 0);
 	prop_str("t", "type", "task");
 	prop_str("t", "entry", "spin");
 	prop_cells("t", "cpu", 0, 0, 0);
+	prop_u32("t", "server", 1);
 	prop_u32("t", "priority", 128);
 	prop_u32("t", "arg", 7);
 	end_node("t");
@@ -229,13 +231,17 @@ TEST(refuses_unknown_server)
 	REFUSES("kid", "server", RAW("\0\0"));
 }
 
-TEST(descriptor_without_server_reads_as_the_policys_own)
+TEST(server_is_read_and_absent_reads_as_the_policys_own)
 {
 	struct desc_node d;
 	const char *why = 0;
 
 	build(NULL, "kid");
 	CHECK_EQ(desc_read(blob, offset_of("kid", "kid"), &d, &why), 0);
+	CHECK_EQ(d.server, 2); /* RES_SERVER_SPORADIC */
+	CHECK_EQ(desc_read(blob, offset_of("t", "kid"), &d, &why), 0);
+	CHECK_EQ(d.server, 1);
+	CHECK_EQ(desc_read(blob, 0, &d, &why), 0);
 	CHECK_EQ(d.server, 0); /* RES_SERVER_DEFAULT */
 }
 
