@@ -26,7 +26,8 @@ param_valid(const struct pol_param *p)
 		return 0;
 	if (p->kind == RES_NONE)
 		return 1;
-	return p->period && p->budget && p->budget <= p->period;
+	/* a soft reservation revoked to nothing still has its period: background only */
+	return p->period && (p->budget || p->kind == RES_SOFT) && p->budget <= p->period;
 }
 
 int

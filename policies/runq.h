@@ -35,7 +35,7 @@ void runq_init(struct runq *q, uint64_t slice);
 /* 1 if id names an entity of q. */
 int runq_has(const struct runq *q, uint32_t id);
 /* Decode an add: 0, HR_EINVAL (id out of range, unknown kind, bad budget or period for a
- * reserved kind) or HR_EEXIST.  Changes nothing. */
+ * reserved kind: budget 0 is a soft reservation's only) or HR_EEXIST.  Changes nothing. */
 int runq_check(const struct runq *q, uint32_t id, const struct pol_param *p);
 /* Perform an add that runq_check accepted: runnable, at the tail of its level. */
 void runq_add(struct runq *q, uint32_t id, const struct pol_param *p);

@@ -24,6 +24,7 @@ res_init(struct res_mgr *m, const char *policy, struct admit_supply cpu, uint64_
 	}
 	snprintf(m->policy, sizeof(m->policy), "%s", policy);
 	m->supply = cpu;
+	m->cpu_guaranteed = 1; /* res_cpu_supply says otherwise */
 	m->mem_pages = mem_pages;
 	m->kbps = kbps;
 	m->owners = owners;
@@ -145,25 +146,114 @@ bind_mem(const struct res_mgr *m, const struct res *r, const struct res_spec *s,
 	return HR_ENOMEM;
 }
 
+static int
+guaranteed(uint32_t kind)
+{
+	return kind == RES_HARD || kind == RES_DEFERRABLE;
+}
+
+/* admit_cpu over the CPU reservations of the book (r with spec s instead of its own, if r),
+ * the guaranteed ones only if `hard_only`. */
 static long
-bind_cpu(struct res_mgr *m, const struct res *r, const struct res_spec *s, char *why, size_t len)
+admit_book(struct res_mgr *m, const struct res *r, const struct res_spec *s, int hard_only,
+	   char *why, size_t len)
 {
 	struct admit_res *set = m->scratch;
 	unsigned n = 0;
 
-	if (!s->period || !s->budget || s->budget > s->period) {
-		snprintf(why, len, "cpu budget %u does not fit period %u", s->budget, s->period);
-		return HR_EINVAL;
-	}
 	for (long id = 0; id < m->nr; id++) {
 		const struct res *o = &m->r[id];
 		const struct res_spec *os = o == r ? s : &o->spec;
-		if (!o->used || o->family != RES_CPU || !os->period)
+		if (!o->used || o->family != RES_CPU || !os->period ||
+		    (hard_only && !guaranteed(o->kind)))
 			continue;
 		set[n++] =
 			(struct admit_res){ o->kind, os->budget, os->period, os->prio, os->server };
 	}
-	return admit_cpu(m->policy, set, n, m->supply, why, (unsigned) len) ? HR_ENOMEM : 0;
+	return admit_cpu(m->policy, set, n, m->supply, why, (unsigned) len);
+}
+
+/* Like memory: a guaranteed reservation fits what no other guaranteed one holds (soft ones
+ * may then have to give CPU back, res_cpu_revoke_soft), a soft one what nothing else holds.
+ * Only a guaranteed supply backs a guaranteed reservation. */
+static long
+bind_cpu(struct res_mgr *m, const struct res *r, const struct res_spec *s, char *why, size_t len)
+{
+	if (!s->period || !s->budget || s->budget > s->period) {
+		snprintf(why, len, "cpu budget %u does not fit period %u", s->budget, s->period);
+		return HR_EINVAL;
+	}
+	if (guaranteed(r->kind) && !m->cpu_guaranteed) {
+		snprintf(why, len, "no guaranteed cpu to give: ours is not guaranteed");
+		return HR_ENOMEM;
+	}
+	return admit_book(m, r, s, guaranteed(r->kind), why, len) ? HR_ENOMEM : 0;
+}
+
+long
+res_cpu_supply(struct res_mgr *m, struct admit_supply supply, int guaranteed_supply)
+{
+	if (!supply.period || supply.budget > supply.period)
+		return HR_EINVAL;
+	m->supply = supply;
+	m->cpu_guaranteed = (uint8_t) (guaranteed_supply != 0);
+	return 0;
+}
+
+int
+res_cpu_fits(struct res_mgr *m)
+{
+	char why[8];
+
+	return admit_book(m, 0, 0, 0, why, sizeof(why)) == 0;
+}
+
+/* The newest soft CPU reservation with budget left, or NULL. */
+static struct res *
+newest_soft_cpu(struct res_mgr *m)
+{
+	struct res *best = 0;
+
+	for (long id = 0; id < m->nr; id++) {
+		struct res *r = &m->r[id];
+		if (r->used && r->family == RES_CPU && r->kind == RES_SOFT && r->spec.budget &&
+		    (!best || r->seq > best->seq))
+			best = r;
+	}
+	return best;
+}
+
+/* The largest budget below r's that lets the book fit (admission is monotone in it). */
+static uint32_t
+largest_fit(struct res_mgr *m, struct res *r)
+{
+	uint32_t lo = 0, hi = r->spec.budget; /* lo fits, or is 0; hi does not fit */
+	char why[8];
+
+	while (hi - lo > 1) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		struct res_spec s = r->spec;
+		s.budget = mid;
+		if (admit_book(m, r, &s, 0, why, sizeof(why)))
+			hi = mid;
+		else
+			lo = mid;
+	}
+	return lo;
+}
+
+unsigned
+res_cpu_revoke_soft(struct res_mgr *m)
+{
+	unsigned changed = 0;
+	struct res *r;
+
+	while (!res_cpu_fits(m) && (r = newest_soft_cpu(m))) {
+		r->spec.budget = largest_fit(m, r);
+		r->gen++;
+		changed++;
+	}
+	return changed;
 }
 
 static long

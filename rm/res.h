@@ -46,6 +46,7 @@ struct res {
 struct res_mgr {
 	char policy[8];		    /* CPU admission policy */
 	struct admit_supply supply; /* CPU this subsystem holds */
+	uint8_t cpu_guaranteed;	    /* it is guaranteed (the root's, hard or deferrable) */
 	uint64_t mem_pages;	    /* memory it can promise to others */
 	uint32_t kbps;		    /* bandwidth it holds */
 	uint64_t next_seq;
@@ -56,7 +57,8 @@ struct res_mgr {
 };
 
 /* A book for our own tasks and `owners` children: 0, or HR_ENOMEM (no memory for it).
- * m is zeroed or was initialised before (then its old records go). */
+ * m is zeroed or was initialised before (then its old records go).  The CPU supply is
+ * taken as guaranteed until res_cpu_supply says otherwise. */
 long res_init(struct res_mgr *m, const char *policy, struct admit_supply cpu, uint64_t mem_pages,
 	      uint32_t kbps, uint32_t owners);
 /* Free the book's records (m is zeroed). */
@@ -74,8 +76,9 @@ long res_delete(struct res_mgr *m, uint32_t owner, long id);
  * (a malformed spec for the family), HR_EEXIST (a port already reserved), HR_ENOMEM (not
  * admitted), with a sentence in why.  Admission: hard memory fits what no other hard
  * reservation holds (soft ones may then have to give memory back, see res_mem_excess);
- * soft memory fits what nothing else holds; CPU passes admit_cpu() under our policy and
- * supply; bandwidth as memory.  Shrinking is always admitted.
+ * soft memory fits what nothing else holds; CPU as memory, by admit_cpu() under our policy
+ * and supply (guaranteed CPU only from a guaranteed supply); bandwidth as memory.  Shrinking
+ * is always admitted.
  */
 long res_bind(struct res_mgr *m, uint32_t owner, long id, const struct res_spec *spec, char *why,
 	      size_t len);
@@ -97,5 +100,23 @@ uint64_t res_revoke_soft(struct res_mgr *m, uint64_t need);
 
 /* Forget every reservation of owner (a child that died). */
 void res_drop_owner(struct res_mgr *m, uint32_t owner);
+
+/*
+ * The CPU we hold changed (at boot, from our descriptor; later, when our parent revokes
+ * from our soft reservation): 0, or HR_EINVAL for a supply with period 0 or budget over
+ * period.  Whatever no longer fits is the caller's to revoke (res_cpu_revoke_soft).  Only a
+ * guaranteed supply admits guaranteed (hard, deferrable) reservations.
+ */
+long res_cpu_supply(struct res_mgr *m, struct admit_supply supply, int guaranteed);
+/* 1 if every CPU reservation of the book, soft ones too, passes admission. */
+int res_cpu_fits(struct res_mgr *m);
+/*
+ * Shrink soft CPU reservations, newest first, each to the largest budget that lets the
+ * book fit (down to 0: a soft reservation with no budget is served only in the
+ * background), until it fits or none is left; each one changed gets a new gen.  Returns
+ * how many changed.  Hard ones are never touched: if the book still does not fit, the
+ * guaranteed supply itself was taken, which a parent never does.
+ */
+unsigned res_cpu_revoke_soft(struct res_mgr *m);
 
 #endif

@@ -164,7 +164,8 @@ sched_set_param(long id, const struct pol_param *p)
 
 	if (!e)
 		return HR_ENOENT;
-	if (p->kind != RES_NONE && (!p->budget || p->budget > p->period))
+	if (p->kind != RES_NONE &&
+	    (!p->period || p->budget > p->period || (!p->budget && p->kind != RES_SOFT)))
 		return HR_EINVAL;
 	e->param_new = *p;
 	e->param_new.budget = sched_ticks(p->budget);

@@ -6,6 +6,7 @@
  */
 #include "check.h"
 #include "sim.h"
+#include "../../kernel/abi/hr_errno.h"
 
 #include <string.h>
 
@@ -79,6 +80,27 @@ TEST(kinds_best_effort_runs_at_its_priority_or_behind_servers)
 		/* fprr and ds: the more urgent best effort takes all; edf: round robin */
 		CHECK_EQ(s.ran[0] + s.ran[1], 1000);
 		CHECK(p[0][0] == 'e' ? s.ran[0] == 500 : s.ran[0] == 1000);
+	}
+}
+
+/* A soft reservation revoked to nothing is served in the background only, and only a soft
+ * one may have no budget. */
+TEST(kinds_soft_without_budget_runs_only_in_the_background)
+{
+	FOR_EACH_POLICY(p)
+	{
+		sim_init(&s, *p, 1, 0);
+		CHECK_EQ(sim_add(&s, 0, 0, RES_SOFT, 0, 10), 0);
+		CHECK_EQ(sim_add(&s, 1, 5, RES_NONE, 0, 0), 0);
+		sim_run(&s, 100);
+		CHECK_EQ(s.ran[0], 0);
+		s.pol->block(s.st, 1, 100);
+		sim_run(&s, 200);
+		CHECK_EQ(s.ran[0], 100);
+		CHECK_EQ(s.pol->rank(s.st, 0, 200), POL_RANK_BACKGROUND);
+		CHECK_EQ(sim_add(&s, 2, 0, RES_HARD, 0, 10), HR_EINVAL);
+		CHECK_EQ(sim_add(&s, 2, 0, RES_DEFERRABLE, 0, 10), HR_EINVAL);
+		CHECK_EQ(sim_add(&s, 2, 0, RES_SOFT, 0, 0), HR_EINVAL);
 	}
 }
 

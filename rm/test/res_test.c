@@ -207,6 +207,61 @@ TEST(cpu_admission_uses_the_policy_and_supply)
 	CHECK_EQ(cpu(3, RES_SOFT, 1, 10, 0), HR_ENOMEM);
 }
 
+/* Like memory: a hard reservation needs only what no other hard one holds; soft ones then
+ * give back, newest first, each no more than it must. */
+TEST(cpu_hard_bind_admitted_over_soft_which_is_revoked_newest_first)
+{
+	long a, b;
+
+	fresh_cpu("edf", 1, 1);
+	CHECK((a = cpu(1, RES_SOFT, 4, 10, 0)) >= 0);
+	CHECK((b = cpu(2, RES_SOFT, 4, 10, 0)) >= 0);
+	CHECK(res_cpu_fits(&m));
+	CHECK(cpu(3, RES_HARD, 5, 10, 0) >= 0);
+	CHECK(!res_cpu_fits(&m));
+	CHECK_EQ(res_cpu_revoke_soft(&m), 1);
+	CHECK(res_cpu_fits(&m));
+	CHECK_EQ(res_get(&m, 2, b)->spec.budget, 1); /* the newest, down to what fits */
+	CHECK_EQ(res_get(&m, 2, b)->gen, 1);
+	CHECK_EQ(res_get(&m, 1, a)->spec.budget, 4);
+	CHECK_EQ(res_get(&m, 1, a)->gen, 0);
+	/* more hard: the newest goes to nothing (background only), then the older one */
+	CHECK(cpu(4, RES_HARD, 3, 10, 0) >= 0);
+	CHECK_EQ(res_cpu_revoke_soft(&m), 2);
+	CHECK_EQ(res_get(&m, 2, b)->spec.budget, 0);
+	CHECK_EQ(res_get(&m, 1, a)->spec.budget, 2);
+	CHECK(res_cpu_fits(&m));
+	CHECK_EQ(res_cpu_revoke_soft(&m), 0);
+}
+
+TEST(cpu_soft_bind_must_fit_everything_and_revokes_nothing)
+{
+	fresh_cpu("fprr", 1, 1);
+	CHECK(cpu(1, RES_HARD, 6, 10, 0) >= 0);
+	CHECK_EQ(cpu(2, RES_SOFT, 5, 10, 1), HR_ENOMEM);
+	CHECK(cpu(2, RES_SOFT, 4, 10, 1) >= 0);
+	CHECK(res_cpu_fits(&m));
+}
+
+/* A supply that shrinks (our parent revoked from our soft reservation) takes from our soft
+ * reservations; a supply that is not guaranteed admits nothing guaranteed. */
+TEST(cpu_supply_shrinks_soft_below_and_refuses_guaranteed_when_soft)
+{
+	long a;
+
+	fresh_cpu("edf", 5, 10);
+	CHECK(res_cpu_supply(&m, (struct admit_supply){ 5, 10 }, 0) == 0);
+	CHECK_EQ(cpu(1, RES_HARD, 1, 10, 0), HR_ENOMEM);
+	CHECK(strstr(why, "not guaranteed"));
+	CHECK((a = cpu(1, RES_SOFT, 4, 10, 0)) >= 0);
+	CHECK(res_cpu_supply(&m, (struct admit_supply){ 2, 10 }, 0) == 0);
+	CHECK(!res_cpu_fits(&m));
+	CHECK_EQ(res_cpu_revoke_soft(&m), 1);
+	CHECK_EQ(res_get(&m, 1, a)->spec.budget, 2);
+	CHECK_EQ(res_cpu_supply(&m, (struct admit_supply){ 3, 0 }, 0), HR_EINVAL);
+	CHECK_EQ(res_cpu_supply(&m, (struct admit_supply){ 3, 2 }, 0), HR_EINVAL);
+}
+
 TEST(cpu_admission_under_a_partial_supply)
 {
 	fresh_cpu("edf", 4, 10);
