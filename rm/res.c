@@ -221,7 +221,7 @@ res_cpu_of(const struct res_mgr *m, uint32_t owner)
 }
 
 long
-res_supply(struct res_mgr *m, struct admit_supply cpu, char *why, size_t len)
+res_supply_fits(struct res_mgr *m, struct admit_supply cpu, char *why, size_t len)
 {
 	struct admit_res *set = m->scratch;
 	unsigned n = 0;
@@ -239,10 +239,17 @@ res_supply(struct res_mgr *m, struct admit_supply cpu, char *why, size_t len)
 		set[n++] = (struct admit_res){ o->kind, o->spec.budget, o->spec.period,
 					       o->spec.prio, o->spec.server };
 	}
-	if (admit_cpu(m->policy, set, n, cpu, why, (unsigned) len))
-		return HR_ENOMEM;
-	m->supply = cpu;
-	return 0;
+	return admit_cpu(m->policy, set, n, cpu, why, (unsigned) len) ? HR_ENOMEM : 0;
+}
+
+long
+res_supply(struct res_mgr *m, struct admit_supply cpu, char *why, size_t len)
+{
+	long err = res_supply_fits(m, cpu, why, len);
+
+	if (!err)
+		m->supply = cpu;
+	return err;
 }
 
 uint64_t

@@ -253,6 +253,8 @@ TEST(supply_grows_always_and_shrinks_only_over_what_we_promised)
 	CHECK_EQ(res_supply(&m, (struct admit_supply){ 3, 10 }, why, sizeof(why)), 0);
 	long a = cpu(1, RES_HARD, 2, 10, 0);
 	CHECK(a >= 0);
+	CHECK_EQ(res_supply_fits(&m, (struct admit_supply){ 2, 10 }, why, sizeof(why)), 0);
+	CHECK_EQ(m.supply.budget, 3); /* only a question */
 	CHECK_EQ(res_supply(&m, (struct admit_supply){ 1, 10 }, why, sizeof(why)), HR_ENOMEM);
 	CHECK(strstr(why, "exceeds") != 0);
 	CHECK_EQ(m.supply.budget, 3); /* refused: the supply stays */
