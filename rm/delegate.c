@@ -403,6 +403,8 @@ delegate_res_bind(struct child *c, long id, uint64_t x, uint64_t y)
 		s = (struct res_spec){ .port = (uint32_t) x, .kbps = (uint32_t) y };
 	if ((x > UINT32_MAX || y > UINT32_MAX) && r->family != RES_MEM)
 		err = HR_EINVAL;
+	else if (id == c->res_cpu)
+		err = HR_EPERM; /* the manifest's: ours to change (delegate_cpu_rebind) */
 	else if (r->family == RES_CPU && !sched_ent(c->ent))
 		err = HR_ESTATE; /* not (or no longer) in our scheduler: nothing to serve */
 	else if ((err = res_bind(&book, c->id, id, &s, why, sizeof(why))))
