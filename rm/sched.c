@@ -166,6 +166,8 @@ sched_set_param(long id, const struct pol_param *p)
 		return HR_ENOENT;
 	if (p->kind != RES_NONE && (!p->budget || p->budget > p->period))
 		return HR_EINVAL;
+	/* one still due (its switch below failed) must not be taken half rewritten */
+	__atomic_store_n(&e->param_due, 0, __ATOMIC_RELEASE);
 	e->param_new = *p;
 	e->param_new.budget = sched_ticks(p->budget);
 	e->param_new.period = sched_ticks(p->period);
@@ -178,8 +180,8 @@ sched_set_param(long id, const struct pol_param *p)
 		return 0;
 	}
 	/* a child's thread in our services: it is no entity of ours to carry the request, so
-	 * the entity changed carries it, and the event thread takes it at once (it preempts
-	 * us and finishes its turn, param_new read, before we can write it again) */
+	 * the entity changed carries it, and the event thread takes it at once (or, should
+	 * the switch fail, on its next turn) */
 	__atomic_store_n(&e->param_due, 1, __ATOMIC_RELEASE);
 	hr_thd_switch(evt_tid, 0);
 	return 0;
