@@ -316,9 +316,43 @@ delegate_res_create(struct child *c, uint32_t kind, uint32_t family)
 	long r;
 
 	hr_lock_take(&lock);
-	r = res_create(&book, c->id, kind, family);
+	/* a child is one entity in our scheduler, served by one server: one CPU reservation */
+	if (family == RES_CPU && res_cpu_of(&book, c->id) >= 0)
+		r = HR_EEXIST;
+	else
+		r = res_create(&book, c->id, kind, family);
 	hr_lock_give(&lock);
 	return r;
+}
+
+/* The parameters c's entity is served with under CPU reservation r (unbound, or NULL:
+ * best effort), at the priority its manifest entry gave it. */
+static struct pol_param
+cpu_param(const struct child *c, const struct res *r)
+{
+	const struct sched_ent *e = sched_ent(c->ent);
+	struct pol_param p = { .prio = e ? e->param.prio : 0 };
+
+	if (r && r->spec.period)
+		p = (struct pol_param){ .prio = p.prio,
+					.kind = r->kind,
+					.budget = r->spec.budget,
+					.period = r->spec.period,
+					.server = r->spec.server };
+	return p;
+}
+
+/* With lock held: serve c as its CPU reservation r (or best effort) says, from now on.
+ * The book admitted r and c's entity exists (callers check): the policy accepts it. */
+static void
+serve_cpu(struct child *c, const struct res *r)
+{
+	struct pol_param p = cpu_param(c, r);
+	long err = sched_set_param(c->ent, &p);
+
+	if (err)
+		printf("cannot serve '%s' as its CPU reservation says: %s\n", c->name,
+		       hr_strerror(err));
 }
 
 long
@@ -326,6 +360,7 @@ delegate_res_delete(struct child *c, long id)
 {
 	const struct res *r;
 	long err;
+	int cpu;
 
 	hr_lock_take(&lock);
 	r = res_get(&book, c->id, id);
@@ -333,7 +368,10 @@ delegate_res_delete(struct child *c, long id)
 		hr_lock_give(&lock);
 		return r ? HR_EPERM : HR_ENOENT;
 	}
+	cpu = r->family == RES_CPU;
 	err = res_delete(&book, c->id, id);
+	if (cpu) /* back to what it had before: best effort (it had no other CPU reservation) */
+		serve_cpu(c, 0);
 	apply_bound(c);
 	/* whatever it still holds beyond its reservations is taken back by force */
 	if (c->mem_target) {
@@ -359,16 +397,25 @@ delegate_res_bind(struct child *c, long id, uint64_t x, uint64_t y)
 	}
 	if (r->family == RES_MEM)
 		s.pages = x;
-	else if (r->family == RES_CPU)
-		s = (struct res_spec){ .budget = (uint32_t) x, .period = (uint32_t) y };
+	else if (r->family == RES_CPU) /* the priority and server it has, or c's and the default */
+		s = (struct res_spec){ .budget = (uint32_t) x,
+				       .period = (uint32_t) y,
+				       .prio = cpu_param(c, r).prio,
+				       .server = r->spec.server };
 	else
 		s = (struct res_spec){ .port = (uint32_t) x, .kbps = (uint32_t) y };
-	if (x > UINT32_MAX && r->family != RES_MEM)
+	if ((x > UINT32_MAX || y > UINT32_MAX) && r->family != RES_MEM)
 		err = HR_EINVAL;
-	else if (!(err = res_bind(&book, c->id, id, &s, why, sizeof(why))) && r->family == RES_MEM)
-		apply_bound(c);
-	else if (err)
+	else if (id == c->res_cpu)
+		err = HR_EPERM; /* the manifest's: ours to change (delegate_cpu_rebind) */
+	else if (r->family == RES_CPU && !sched_ent(c->ent))
+		err = HR_ESTATE; /* not (or no longer) in our scheduler: nothing to serve */
+	else if ((err = res_bind(&book, c->id, id, &s, why, sizeof(why))))
 		printf("refused a reservation for '%s': %s\n", c->name, why);
+	else if (r->family == RES_MEM)
+		apply_bound(c);
+	else if (r->family == RES_CPU)
+		serve_cpu(c, r);
 	if (!err && res_mem_excess(&book))
 		revoke_locked(res_mem_excess(&book));
 	hr_lock_give(&lock);
@@ -478,6 +525,85 @@ delegate_mem_share(struct child *c, const char *with, uint64_t n)
 	r = share_locked(c, b, n);
 	hr_lock_give(&lock);
 	return r;
+}
+
+/* ---- our own CPU reservation at our parent (the child's side) ---------------------------- */
+
+/* The CPU reservation we created at our parent at run time (HR_ENOENT: none): our supply
+ * follows what is bound to it.  Taken with lock held. */
+static long own_cpu = HR_ENOENT;
+
+long
+delegate_own_create(uint32_t kind, uint32_t family)
+{
+	long id = hr_invoke(HR_CAP_PARENT, PI_RES_CREATE, kind, family, 0);
+
+	if (id >= 0 && family == RES_CPU) {
+		hr_lock_take(&lock);
+		own_cpu = id; /* our parent gives us one at most (delegate_res_create) */
+		hr_lock_give(&lock);
+	}
+	return id;
+}
+
+/* With lock held: our reservation id at our parent changes to budget/period (0 0: gone),
+ * if what we promised fits what we would hold then; the parent's answer or HR_EBUSY. */
+static long
+own_change(long id, uint64_t budget, uint64_t period, int del)
+{
+	struct admit_supply now =
+		del ? (struct admit_supply){ 0, 1 }
+		    : (struct admit_supply){ (uint32_t) budget, (uint32_t) period };
+	char why[160];
+	long err;
+
+	if (!del && (budget > UINT32_MAX || period > UINT32_MAX || !period || budget > period))
+		return HR_EINVAL;
+	if (res_supply_fits(&book, now, why, sizeof(why))) {
+		printf("cannot hold less CPU than we promised: %s\n", why);
+		return HR_EBUSY;
+	}
+	err = del ? hr_invoke(HR_CAP_PARENT, PI_RES_DELETE, id, 0, 0)
+		  : hr_invoke(HR_CAP_PARENT, PI_RES_BIND, id, (long) budget, (long) period);
+	if (!err)
+		res_supply(&book, now, why, sizeof(why)); /* it fits: checked above, lock held */
+	if (!err && del)
+		own_cpu = HR_ENOENT;
+	return err;
+}
+
+long
+delegate_own_bind(long id, uint64_t x, uint64_t y)
+{
+	long err;
+
+	if (id < 0 || id != own_cpu || !book.r) /* not our CPU, or we keep no book (component) */
+		return hr_invoke(HR_CAP_PARENT, PI_RES_BIND, id, (long) x, (long) y);
+	hr_lock_take(&lock);
+	err = id == own_cpu ? own_change(id, x, y, 0)
+			    : hr_invoke(HR_CAP_PARENT, PI_RES_BIND, id, (long) x, (long) y);
+	hr_lock_give(&lock);
+	return err;
+}
+
+long
+delegate_own_delete(long id)
+{
+	long err;
+
+	if (id < 0 || id != own_cpu || !book.r)
+		return hr_invoke(HR_CAP_PARENT, PI_RES_DELETE, id, 0, 0);
+	hr_lock_take(&lock);
+	err = id == own_cpu ? own_change(id, 0, 0, 1)
+			    : hr_invoke(HR_CAP_PARENT, PI_RES_DELETE, id, 0, 0);
+	hr_lock_give(&lock);
+	return err;
+}
+
+struct admit_supply
+delegate_supply(void)
+{
+	return book.supply;
 }
 
 /* ---- the event thread's turn ------------------------------------------------------------ */

@@ -37,7 +37,19 @@ void delegate_forget(struct child *c);
  * and delegate_turn forgets it later. */
 int delegate_forget_try(struct child *c);
 
-/* A child's requests (parent.c).  Each returns what the operation returns to the child. */
+/*
+ * A child's requests (parent.c).  Each returns what the operation returns to the child.
+ *
+ * CPU: a child is one entity in our scheduler, served by one server, so it holds at most
+ * one CPU reservation at a time: delegate_res_create refuses a second (its manifest's
+ * counts) with HR_EEXIST.  Binding one (admitted against what we have left; shrinking
+ * always is) serves the child's entity with that server from then on (sched_set_param:
+ * a fresh period with a full budget); a refused bind changes neither the book nor the
+ * scheduler; delegate_res_bind also returns HR_ESTATE for a CPU reservation of a child
+ * not in our scheduler, and HR_EPERM for the one its manifest entry made (that one is
+ * ours to change: delegate_cpu_rebind).  Deleting it (a run-time one: the manifest's stay, HR_EPERM)
+ * gives its share back to the book and serves the child best effort again, as before.
+ */
 long delegate_res_create(struct child *c, uint32_t kind, uint32_t family);
 long delegate_res_delete(struct child *c, long id);
 long delegate_res_bind(struct child *c, long id, uint64_t x, uint64_t y);
@@ -55,6 +67,23 @@ long delegate_mem_return(struct child *c, uint64_t va, uint64_t n);
  */
 #define SHARES_PER_CHILD 4
 long delegate_mem_share(struct child *c, const char *with, uint64_t n);
+
+/*
+ * Our own side of those requests (hr_res_create/bind/delete in parent.c go through here):
+ * the CPU we may promise our children is what we hold.  Our supply is set from our
+ * descriptor at boot (delegate_init); the run-time CPU reservation we create at our
+ * parent then sets it whenever it changes: a bind or delete of it is first checked
+ * against what we promised our own children and refused with HR_EBUSY if that would not
+ * fit what we would hold (nothing asked of our parent), and once our parent agrees our
+ * supply becomes the new budget/period (none, after delete).  Every other id, and any
+ * caller without a book (a component), goes to our parent unchanged.  May block on our
+ * lock and in our parent.
+ */
+long delegate_own_create(uint32_t kind, uint32_t family);
+long delegate_own_bind(long id, uint64_t x, uint64_t y);
+long delegate_own_delete(long id);
+/* The CPU we hold and may promise now (budget, period in ticks; {0, 1}: none). */
+struct admit_supply delegate_supply(void);
 
 /* Called by the event thread on every turn: push revocations down to children, and give
  * back to our parent what it revoked from us.  Never blocks. */

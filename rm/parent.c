@@ -117,22 +117,24 @@ op_events(long a1, long a2, long a3, uint64_t badge, uint32_t caller)
 	return c ? events_pop(c) : HR_EPERM;
 }
 
+/* Create, bind and delete go through delegate.c: our own supply follows our CPU
+ * reservation (delegate_own_bind). */
 long
 hr_res_create(uint32_t kind, uint32_t family)
 {
-	return hr_invoke(HR_CAP_PARENT, PI_RES_CREATE, kind, family, 0);
+	return delegate_own_create(kind, family);
 }
 
 long
 hr_res_delete(long id)
 {
-	return hr_invoke(HR_CAP_PARENT, PI_RES_DELETE, id, 0, 0);
+	return delegate_own_delete(id);
 }
 
 long
 hr_res_bind(long id, uint64_t x, uint64_t y)
 {
-	return hr_invoke(HR_CAP_PARENT, PI_RES_BIND, id, (long) x, (long) y);
+	return delegate_own_bind(id, x, y);
 }
 
 long

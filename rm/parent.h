@@ -50,7 +50,9 @@ long pi_yield(void);
 long pi_sleep(uint64_t tsc);
 
 /* Reservations and memory from our parent (the HiRES paper's Tables I and II, child side).
- * hr_res_* return what the parent's reservation manager answers. */
+ * hr_res_* return what the parent's reservation manager answers (delegate.h: a CPU
+ * reservation is what our parent's scheduler serves us with, one at a time; our own
+ * supply follows it, HR_EBUSY if what we promised would not fit). */
 long hr_res_create(uint32_t kind, uint32_t family);
 long hr_res_delete(long id);
 long hr_res_bind(long id, uint64_t x, uint64_t y);

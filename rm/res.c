@@ -301,6 +301,47 @@ res_bind(struct res_mgr *m, uint32_t owner, long id, const struct res_spec *spec
 	return err;
 }
 
+long
+res_cpu_of(const struct res_mgr *m, uint32_t owner)
+{
+	for (long id = 0; id < m->nr; id++)
+		if (m->r[id].used && m->r[id].family == RES_CPU && m->r[id].owner == owner)
+			return id;
+	return HR_ENOENT;
+}
+
+long
+res_supply_fits(struct res_mgr *m, struct admit_supply cpu, char *why, size_t len)
+{
+	struct admit_res *set = m->scratch;
+	unsigned n = 0;
+
+	if (len)
+		why[0] = 0;
+	if (!cpu.period || cpu.budget > cpu.period) {
+		snprintf(why, len, "a supply of %u every %u", cpu.budget, cpu.period);
+		return HR_EINVAL;
+	}
+	for (long id = 0; id < m->nr; id++) {
+		const struct res *o = &m->r[id];
+		if (!o->used || o->family != RES_CPU || !o->spec.period)
+			continue;
+		set[n++] = (struct admit_res){ o->kind, o->spec.budget, o->spec.period,
+					       o->spec.prio, o->spec.server };
+	}
+	return admit_cpu(m->policy, set, n, cpu, why, (unsigned) len) ? HR_ENOMEM : 0;
+}
+
+long
+res_supply(struct res_mgr *m, struct admit_supply cpu, char *why, size_t len)
+{
+	long err = res_supply_fits(m, cpu, why, len);
+
+	if (!err)
+		m->supply = cpu;
+	return err;
+}
+
 uint64_t
 res_mem_of(const struct res_mgr *m, uint32_t owner)
 {

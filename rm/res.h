@@ -98,6 +98,21 @@ uint64_t res_mem_excess(const struct res_mgr *m);
  */
 uint64_t res_revoke_soft(struct res_mgr *m, uint64_t need);
 
+/* The id of owner's CPU reservation, the one with the lowest id if it holds several, or
+ * HR_ENOENT.  A child is one entity in our scheduler, so it holds at most one
+ * (delegate.c refuses a second). */
+long res_cpu_of(const struct res_mgr *m, uint32_t owner);
+
+/*
+ * Would every CPU reservation in the book still be admitted if we held cpu?  0, or
+ * HR_EINVAL (period 0, budget > period) or HR_ENOMEM (what we promised does not fit it),
+ * with a sentence in why.  {0, 1} is no supply at all (best effort): nothing fits it.
+ */
+long res_supply_fits(struct res_mgr *m, struct admit_supply cpu, char *why, size_t len);
+/* Make cpu the CPU we hold and may promise, if it fits (res_supply_fits, same results);
+ * refused, the supply stays. */
+long res_supply(struct res_mgr *m, struct admit_supply cpu, char *why, size_t len);
+
 /* Forget every reservation of owner (a child that died). */
 void res_drop_owner(struct res_mgr *m, uint32_t owner);
 

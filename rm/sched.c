@@ -167,6 +167,8 @@ sched_set_param(long id, const struct pol_param *p)
 	if (p->kind != RES_NONE &&
 	    (!p->period || p->budget > p->period || (!p->budget && p->kind != RES_SOFT)))
 		return HR_EINVAL;
+	/* one still due (its switch below failed) must not be taken half rewritten */
+	__atomic_store_n(&e->param_due, 0, __ATOMIC_RELEASE);
 	e->param_new = *p;
 	e->param_new.budget = sched_ticks(p->budget);
 	e->param_new.period = sched_ticks(p->period);
@@ -174,9 +176,15 @@ sched_set_param(long id, const struct pol_param *p)
 		apply_param(id, hr_tsc());
 		return 0;
 	}
-	if ((self = sched_find(tls_tid())) < 0)
-		return HR_EPERM; /* only the event thread and our entities' threads reach it */
-	sched_request(self, REQ_PARAM, (uint64_t) id);
+	if ((self = sched_find(tls_tid())) >= 0) {
+		sched_request(self, REQ_PARAM, (uint64_t) id);
+		return 0;
+	}
+	/* a child's thread in our services: it is no entity of ours to carry the request, so
+	 * the entity changed carries it, and the event thread takes it at once (or, should
+	 * the switch fail, on its next turn) */
+	__atomic_store_n(&e->param_due, 1, __ATOMIC_RELEASE);
+	hr_thd_switch(evt_tid, 0);
 	return 0;
 }
 
@@ -232,6 +240,8 @@ requests(uint64_t now)
 			sched_wake((long) e->req_arg);
 		else if (req == REQ_PARAM)
 			apply_param((long) e->req_arg, now);
+		if (__atomic_exchange_n(&e->param_due, 0, __ATOMIC_ACQUIRE))
+			apply_param(id, now);
 	}
 }
 

@@ -36,6 +36,7 @@ struct sched_ent {
 	void *owner;		    /* the subsystem layer's record */
 	struct pol_param param;	    /* as the policy has it (times in TSC ticks) */
 	struct pol_param param_new; /* asked for by sched_set_param, for the event thread */
+	volatile uint8_t param_due; /* param_new is for it, from a thread that is no entity */
 };
 
 /* Scheduling hooks the subsystem layer (subsys.c) provides. */
@@ -86,10 +87,11 @@ _Noreturn void sched_run(void);
 uint32_t sched_misses(long id);
 /*
  * Give entity id new scheduling parameters (budget and period in timer ticks), as from
- * now: a server starts a fresh period with a full budget.  Asked from any thread of ours
- * that is an entity or from the event thread; the caller validates p (a policy that
- * refuses it leaves the old parameters).  0, or HR_ENOENT, HR_EINVAL, HR_EPERM (called
- * from a thread that is none of these).
+ * now: a server starts a fresh period with a full budget.  Asked from the event thread,
+ * from any thread of ours that is an entity, or from a child's thread in our services (a
+ * child's reservation request, delegate.c: callers serialise those with their lock); the
+ * event thread applies it before it dispatches anything again.  The caller validates p (a
+ * policy that refuses it leaves the old parameters).  0, or HR_ENOENT, HR_EINVAL.
  */
 long sched_set_param(long id, const struct pol_param *p);
 /* CPU time (TSC ticks) the kernel has charged to entity id, up to the last switch. */

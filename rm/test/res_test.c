@@ -288,6 +288,46 @@ TEST(refused_bind_leaves_the_old_spec)
 	CHECK_EQ(res_get(&m, 1, a)->spec.budget, 3);
 }
 
+TEST(cpu_of_finds_an_owners_cpu_reservation_only)
+{
+	fresh_cpu("edf", 1, 1);
+	CHECK_EQ(res_cpu_of(&m, 1), HR_ENOENT);
+	CHECK(res_create(&m, 1, RES_HARD, RES_MEM) >= 0);
+	CHECK_EQ(res_cpu_of(&m, 1), HR_ENOENT);
+	long a = res_create(&m, 1, RES_SOFT, RES_CPU); /* created, not yet bound: it counts */
+	CHECK_EQ(res_cpu_of(&m, 1), a);
+	CHECK_EQ(res_cpu_of(&m, 2), HR_ENOENT);
+	res_delete(&m, 1, a);
+	CHECK_EQ(res_cpu_of(&m, 1), HR_ENOENT);
+}
+
+TEST(supply_grows_always_and_shrinks_only_over_what_we_promised)
+{
+	fresh_cpu("edf", 0, 1); /* best effort: nothing to promise */
+	CHECK_EQ(cpu(1, RES_HARD, 1, 10, 0), HR_ENOMEM);
+	CHECK_EQ(res_supply(&m, (struct admit_supply){ 3, 10 }, why, sizeof(why)), 0);
+	long a = cpu(1, RES_HARD, 2, 10, 0);
+	CHECK(a >= 0);
+	CHECK_EQ(res_supply_fits(&m, (struct admit_supply){ 2, 10 }, why, sizeof(why)), 0);
+	CHECK_EQ(m.supply.budget, 3); /* only a question */
+	CHECK_EQ(res_supply(&m, (struct admit_supply){ 1, 10 }, why, sizeof(why)), HR_ENOMEM);
+	CHECK(strstr(why, "exceeds") != 0);
+	CHECK_EQ(m.supply.budget, 3); /* refused: the supply stays */
+	CHECK_EQ(m.supply.period, 10);
+	CHECK_EQ(res_supply(&m, (struct admit_supply){ 1, 5 }, why, sizeof(why)), 0);
+	CHECK_EQ(res_supply(&m, (struct admit_supply){ 0, 1 }, why, sizeof(why)), HR_ENOMEM);
+	res_delete(&m, 1, a);
+	CHECK_EQ(res_supply(&m, (struct admit_supply){ 0, 1 }, why, sizeof(why)), 0);
+}
+
+TEST(supply_must_be_sane)
+{
+	fresh_cpu("edf", 1, 1);
+	CHECK_EQ(res_supply(&m, (struct admit_supply){ 1, 0 }, why, sizeof(why)), HR_EINVAL);
+	CHECK_EQ(res_supply(&m, (struct admit_supply){ 11, 10 }, why, sizeof(why)), HR_EINVAL);
+	CHECK_EQ(m.supply.budget, 1);
+}
+
 TEST(io_ports_are_exclusive_and_bandwidth_bounded)
 {
 	fresh(0);

@@ -1,6 +1,6 @@
 /*
  * rtmix.h - what the files of program rtmix share: main.c (image rtmix), soak.c (image
- * soak) and shares.c (image test-shares).
+ * soak), shares.c (image test-shares) and regrow.c (image test-regrow).
  */
 #ifndef SUBSYSTEMS_RTMIX_H
 #define SUBSYSTEMS_RTMIX_H
