@@ -17,3 +17,6 @@ HOST_TEST_LIBS_desc_test := -lfdt
 # the scheduler's decisions under a fake CPU (POLICY_CORE: policies/build.mk, included later)
 HOST_TESTS += rm/test/schedcore_test.c
 HOST_TEST_DEPS_schedcore_test = rm/schedcore.c rm/test/fakecpu.c $(POLICY_CORE)
+
+HOST_TESTS += rm/test/sleepers_test.c
+HOST_TEST_DEPS_sleepers_test := rm/sleepers.c
