@@ -234,7 +234,10 @@ publishable(struct schedcore *c, long id, uint64_t now)
 		return c->pol->eligible(c->state, (uint32_t) id, now)
 			       ? pol_publish(c->pol->rank(c->state, (uint32_t) id, now))
 			       : HR_PRIO_IDLE;
-	if (e->kind != ENT_CHILD || !(left = c->pol->budget_left(c->state, (uint32_t) id, now)))
+	/* a remainder below min_gap our timer cannot stop in time: the child must come
+	 * through our turn (HR_KEV_WAKE), where pick forfeits it */
+	if (e->kind != ENT_CHILD ||
+	    (left = c->pol->budget_left(c->state, (uint32_t) id, now)) < c->min_gap)
 		return HR_PRIO_IDLE;
 	if (left != UINT64_MAX)
 		c->idle_watch = pol_time_min(c->idle_watch, pol_time_add(now, left));
@@ -247,7 +250,9 @@ publishable(struct schedcore *c, long id, uint64_t now)
  * budget left keeps its priority: when its own timer fires, the kernel runs it at once,
  * without us (that is what keeps timers at depth as cheap as at the root).  Its budget
  * is still ours to enforce, so we look again when it could have spent what it has left
- * (idle_watch): never later than its server would stop it.
+ * (idle_watch): never later than its server would stop it.  Only if that is at least
+ * min_gap away: a closer timer is put off to min_gap (schedcore_arm_time), so the child
+ * would overrun, and we would take a turn every min_gap while it idles.
  */
 static void
 publish(struct schedcore *c, struct hr_sched_region *r, uint64_t now)

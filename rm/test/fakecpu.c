@@ -94,15 +94,20 @@ check_published(struct fake *f)
 	}
 }
 
-/* The script's side of a turn: threads whose pause is over want to run again; one blocked
- * until an outside event is woken by it, as our layer does on a kernel event. */
+/* The kernel's side of a turn: our layer hears a child's news; a thread whose pause is
+ * over wants to run again, and one blocked until an outside event is woken by it. */
 static void
 scripts(struct fake *f)
 {
 	SCHEDCORE_FOR_EACH(id, &f->c)
 	{
 		struct fake_thd *t = &f->t[id];
-		if (t->runnable || t->wish > f->now)
+		if (f->kev[id] == HR_KEV_WAKE)
+			schedcore_wake(&f->c, (long) id, f->now);
+		else if (f->kev[id] == HR_KEV_IDLE)
+			schedcore_block(&f->c, (long) id, 0, f->now);
+		f->kev[id] = 0;
+		if (t->runnable || t->wish > f->now || f->c.ent[id].kind == ENT_CHILD)
 			continue;
 		t->runnable = 1;
 		if (t->outside)
@@ -145,7 +150,8 @@ next_outside(const struct fake *f)
 	return t;
 }
 
-/* Entity id's thread has done its work: it asks to sleep (or block) and stops. */
+/* Entity id's thread has done its work: it asks to sleep (or block) and stops; a child
+ * goes idle, which the kernel tells us. */
 static void
 stop(struct fake *f, long id)
 {
@@ -154,41 +160,103 @@ stop(struct fake *f, long id)
 
 	if (f->on_stop)
 		f->on_stop(f, id);
+	if (e->kind == ENT_CHILD)
+		t->block = 1;
 	t->runnable = 0;
 	t->outside = t->block;
 	t->wish = f->now + (t->pause ? t->pause : 1);
 	t->work = t->next_work ? t->next_work : 1;
 	trace_add(&t->off, f->now, t->wish);
+	if (e->kind == ENT_CHILD) {
+		f->kev[id] = HR_KEV_IDLE;
+		return;
+	}
 	e->req_arg = t->block ? 0 : t->wish;
 	e->req = t->block ? REQ_BLOCK : REQ_SLEEP;
+}
+
+/* May a child woken by its own timer preempt what runs?  Published priorities decide. */
+static int
+preempts(const struct fake *f, long id)
+{
+	int32_t p = f->r.slot[f->t[id].tid].prio;
+
+	if (f->cur == POL_IDLE)
+		return p != HR_PRIO_IDLE;
+	return p < f->r.slot[f->t[f->cur].tid].prio;
+}
+
+/* Outside events due now (a child's own timer, what wakes a blocked thread): 1 if our
+ * event thread must have a turn. */
+static int
+outside_events(struct fake *f, int turn_anyway)
+{
+	int turn = 0;
+
+	SCHEDCORE_FOR_EACH(id, &f->c)
+	{
+		struct fake_thd *t = &f->t[id];
+		if (t->runnable || !t->outside || t->wish > f->now)
+			continue;
+		if (f->c.ent[id].kind != ENT_CHILD) {
+			turn = 1; /* our layer wakes it (scripts) */
+			continue;
+		}
+		t->runnable = 1;
+		t->outside = 0;
+		f->kev[id] = HR_KEV_WAKE;
+		if (!turn_anyway && !turn && preempts(f, (long) id)) {
+			if (f->cur != POL_IDLE)
+				trace_add(&f->t[f->cur].robbed, f->now, f->now + 1);
+			f->cur = (int32_t) id; /* quietly: our next turn hears of it */
+			f->quiet++;
+		} else {
+			turn = 1;
+		}
+	}
+	return turn;
+}
+
+/* Run what is on the CPU until end (or until its work is done): 1 if it stopped. */
+static int
+run(struct fake *f, uint64_t end)
+{
+	struct fake_thd *t;
+
+	if (f->cur == POL_IDLE) {
+		f->idle += end - f->now;
+		f->now = end;
+		return 0;
+	}
+	t = &f->t[f->cur];
+	CHECK(t->runnable); /* never on the CPU while it asked not to run */
+	if (t->work != FAKE_SPIN && t->work < end - f->now)
+		end = f->now + t->work;
+	f->r.slot[t->tid].consumed += end - f->now;
+	trace_add(&t->ran, f->now, end);
+	if (t->work != FAKE_SPIN)
+		t->work -= end - f->now;
+	f->now = end;
+	if (t->work)
+		return 0;
+	stop(f, f->cur);
+	return 1;
 }
 
 void
 fake_run(struct fake *f, uint64_t until)
 {
-	while (f->now < until && !check_failed_now) {
-		uint64_t at, end;
-		int32_t id = turn(f, &at);
-		struct fake_thd *t;
+	int need = 1; /* every call starts with a turn */
 
-		end = pol_time_min(pol_time_min(at, until), next_outside(f));
+	while (f->now < until && !check_failed_now) {
+		uint64_t end;
+
+		if (need)
+			f->cur = turn(f, &f->at);
+		end = pol_time_min(pol_time_min(f->at, until), next_outside(f));
 		CHECK(end > f->now);
-		if (id == POL_IDLE) {
-			f->idle += end - f->now;
-			f->now = end;
-			continue;
-		}
-		t = &f->t[id];
-		CHECK(t->runnable); /* never dispatched while it asked not to run */
-		if (t->work != FAKE_SPIN && t->work < end - f->now)
-			end = f->now + t->work;
-		f->r.slot[t->tid].consumed += end - f->now;
-		trace_add(&t->ran, f->now, end);
-		if (t->work != FAKE_SPIN)
-			t->work -= end - f->now;
-		f->now = end;
-		if (t->work == 0)
-			stop(f, id);
+		need = run(f, end) || f->now >= f->at;
+		need |= outside_events(f, need);
 	}
 }
 
@@ -205,13 +273,24 @@ fake_ran(const struct fake *f, long id, uint64_t a, uint64_t b)
 	return sum;
 }
 
-int
-fake_off(const struct fake *f, long id, uint64_t a, uint64_t b)
+static int
+trace_meets(const struct trace *t, uint64_t a, uint64_t b)
 {
-	const struct trace *t = &f->t[id].off;
 	size_t i = trace_from(t, a);
 
 	return i < t->n && t->s[i].a < b;
+}
+
+int
+fake_off(const struct fake *f, long id, uint64_t a, uint64_t b)
+{
+	return trace_meets(&f->t[id].off, a, b);
+}
+
+int
+fake_robbed(const struct fake *f, long id, uint64_t a, uint64_t b)
+{
+	return trace_meets(&f->t[id].robbed, a, b);
 }
 
 void
@@ -220,5 +299,6 @@ fake_free(struct fake *f)
 	for (int i = 0; i < POL_MAX; i++) {
 		free(f->t[i].ran.s);
 		free(f->t[i].off.s);
+		free(f->t[i].robbed.s);
 	}
 }

@@ -3,8 +3,11 @@
  * the host tests: it turns the loop as rm/sched.c does, runs whatever the core dispatched
  * until the time the core asked to be woken at (advancing its slot's `consumed` as the
  * kernel does) and plays each entity's thread from a script: run for some time, then sleep
- * until a time (REQ_SLEEP) or block until an outside event wakes it.  It records, from its
- * own point of view, when each entity ran and when it did not want to run.
+ * until a time (REQ_SLEEP) or block until an outside event wakes it.  A child (ENT_CHILD)
+ * goes idle instead (the kernel's HR_KEV_IDLE) and its own timer wakes it: the kernel then
+ * runs it at once, without a turn of ours, if what we published for it is more urgent than
+ * what runs (HR_KEV_WAKE waits for our next turn), else it wakes our event thread.  It
+ * records, from its own point of view, when each entity ran and when it did not want to.
  */
 #ifndef RM_TEST_FAKECPU_H
 #define RM_TEST_FAKECPU_H
@@ -27,12 +30,13 @@ struct trace {
 /* One entity's thread, as the fake CPU plays it. */
 struct fake_thd {
 	uint32_t tid;
-	uint8_t runnable; /* by its own script: it has work to do */
-	uint8_t outside;  /* blocked until an outside event (at wish), not a sleep */
-	uint64_t work;	  /* CPU time before it next stops (FAKE_SPIN: never) */
-	uint64_t wish;	  /* while not runnable: when it wants to run again */
-	struct trace ran; /* when it ran */
-	struct trace off; /* when it did not want to run */
+	uint8_t runnable;    /* by its own script: it has work to do */
+	uint8_t outside;     /* blocked until an outside event (at wish), not a sleep */
+	uint64_t work;	     /* CPU time before it next stops (FAKE_SPIN: never) */
+	uint64_t wish;	     /* while not runnable: when it wants to run again */
+	struct trace ran;    /* when it ran */
+	struct trace off;    /* when it did not want to run */
+	struct trace robbed; /* when a child's own timer took the CPU from it (quietly) */
 	/* what it does when its work is done: stop for `pause` (sleep, or outside if block),
 	 * then work `next_work` (the random test sets these before every stop) */
 	uint64_t pause, next_work;
@@ -43,6 +47,10 @@ struct fake {
 	struct schedcore c;
 	struct hr_sched_region r;
 	uint64_t now, idle;
+	int32_t cur;		    /* entity on the CPU, or POL_IDLE */
+	uint64_t at;		    /* the time the core asked to be woken at */
+	uint8_t kev[POL_MAX];	    /* a child's news for our next turn: HR_KEV_IDLE, _WAKE */
+	uint64_t quiet;		    /* child wake-ups that ran the child without a turn */
 	struct fake_thd t[POL_MAX]; /* by entity id */
 	/* called when entity id's work is done, before it stops (may set pause, block,
 	 * next_work); NULL: it stops as its fields say */
@@ -66,6 +74,8 @@ void fake_run(struct fake *f, uint64_t until);
 uint64_t fake_ran(const struct fake *f, long id, uint64_t a, uint64_t b);
 /* 1 if entity id did not want to run at some time in [a, b). */
 int fake_off(const struct fake *f, long id, uint64_t a, uint64_t b);
+/* 1 if a child's own timer took the CPU from entity id at some time in [a, b). */
+int fake_robbed(const struct fake *f, long id, uint64_t a, uint64_t b);
 /* Forget the traces (free their memory). */
 void fake_free(struct fake *f);
 

@@ -115,6 +115,38 @@ TEST(schedcore_blocked_child_with_budget_keeps_its_priority)
 }
 
 /*
+ * A child that goes idle with less budget left than min_gap is published idle: our timer
+ * could not stop it in time (it would be put off to min_gap, an overrun), and we would
+ * take a turn every min_gap waiting for it to spend the rest.  When its own timer fires it
+ * comes through our turn, where the rest is forfeited.
+ */
+TEST(schedcore_idle_child_with_a_remainder_below_min_gap_is_published_idle)
+{
+	FOR_EACH_POLICY(pol)
+	{
+		long c;
+		uint64_t turns;
+
+		fake_init(&f, *pol, 5);
+		c = fake_add(&f, ENT_CHILD, 1, RES_HARD, RES_SERVER_DEFERRABLE, 3, 10,
+			     3 * T - MIN_GAP / 2);
+		fake_add(&f, ENT_THREAD, 10, RES_NONE, 0, 0, 0, FAKE_SPIN);
+		f.t[c].pause = 4 * T;
+		f.t[c].next_work = FAKE_SPIN;
+		fake_start(&f);
+		fake_run(&f, 3 * T);
+		CHECK_EQ(published(c), HR_PRIO_IDLE);
+		turns = f.turns;
+		fake_run(&f, 10 * T);
+		CHECK(f.turns - turns < 10); /* no turn every min_gap */
+		CHECK_EQ(fake_ran(&f, c, 0, 10 * T), 3 * T - MIN_GAP / 2);
+		fake_run(&f, 20 * T);
+		CHECK_EQ(fake_ran(&f, c, 10 * T, 20 * T), 3 * T);
+		fake_free(&f);
+	}
+}
+
+/*
  * A server that stops with less budget left than min_gap and wakes in the same period
  * forfeits the remainder: it is charged, never run (no overrun by up to min_gap), and the
  * server is published idle until its next period.
@@ -266,8 +298,10 @@ random_run(const char *policy)
 	f.on_stop = random_stop;
 	for (unsigned i = 0; i < RND_SERVERS; i++) {
 		uint64_t p = set[i].period * T;
-		ids[i] = fake_add(&f, ENT_THREAD, set[i].prio, set[i].kind, set[i].server,
-				  set[i].budget, set[i].period,
+		/* a third are children: idle ones keep their priority, and their own timer
+		 * runs them without a turn of ours (fakecpu.h) */
+		ids[i] = fake_add(&f, rnd(0, 2) ? ENT_THREAD : ENT_CHILD, set[i].prio, set[i].kind,
+				  set[i].server, set[i].budget, set[i].period,
 				  rnd(0, 1) ? FAKE_SPIN : rnd(1, 3 * p));
 	}
 	fake_add(&f, ENT_THREAD, 1000, RES_NONE, 0, 0, 0, FAKE_SPIN); /* takes the slack */
@@ -289,8 +323,19 @@ max_window(long id, uint64_t w)
 	return most;
 }
 
-/* In each period of the grid: no more than the budget (but a soft server, which takes
- * slack), and within RND_TOL of it when it wanted to run throughout. */
+/*
+ * In each period of the grid: no more than the budget (but a soft server, which takes
+ * slack), and within RND_TOL of it when it wanted to run throughout.
+ *
+ * Not when a child's own timer took the CPU from it in this period or the one before: the
+ * core learns what an entity used only as a total at its next turn (the region's
+ * `consumed`) and charges it as ending then (schedcore_charge), but this one stopped when
+ * the child took over.  A run that crossed a period boundary is then charged to the new
+ * period in full, which can cost a deferrable server up to what it ran before the boundary
+ * (seen: 1984 of 11000 TSC under ds).  A limit of the region's interface, not of the core.
+ */
+static uint64_t robbed_periods;
+
 static void
 grid_check(unsigned i, uint64_t *worst)
 {
@@ -302,6 +347,10 @@ grid_check(unsigned i, uint64_t *worst)
 			CHECK(got <= b);
 		if (fake_off(&f, ids[i], a, a + p))
 			continue;
+		if (fake_robbed(&f, ids[i], a > p ? a - p : 0, a + p)) {
+			robbed_periods++;
+			continue;
+		}
 		CHECK(got + RND_TOL >= b);
 		if (got < b && b - got > *worst)
 			*worst = b - got;
@@ -311,12 +360,14 @@ grid_check(unsigned i, uint64_t *worst)
 static void
 random_check(const char *policy)
 {
-	uint64_t worst = 0;
+	uint64_t worst = 0, quiet = 0;
 
+	robbed_periods = 0;
 	for (unsigned seed = 1; seed <= RND_SEEDS && !check_failed_now; seed++) {
 		rng = 0x9e3779b97f4a7c15ull * seed;
 		random_set(policy);
 		random_run(policy);
+		quiet += f.quiet;
 		for (unsigned i = 0; i < RND_SERVERS; i++) {
 			uint64_t p = set[i].period * T, b = set[i].budget * T;
 			if (server_of[i] == RES_SERVER_SPORADIC && set[i].kind != RES_SOFT)
@@ -332,15 +383,18 @@ random_check(const char *policy)
 				 * budget of its last restart.  Not 2 * budget: a run of 323 before
 				 * a sleep and a restart on waking gave 2.16 * budget (seed 2).
 				 */
-				CHECK_EQ(schedcore_misses(&f.c, ids[i]), 0);
+				if (!f.t[ids[i]].robbed.n) /* (grid_check: why) */
+					CHECK_EQ(schedcore_misses(&f.c, ids[i]), 0);
 				CHECK(max_window(ids[i], p) <= 3 * b);
 			} else if (server_of[i] == RES_SERVER_DEFERRABLE && strcmp(policy, "edf"))
 				grid_check(i, &worst);
 		}
 		fake_free(&f);
 	}
-	printf("    %s: worst shortfall %llu of tolerance %llu (TSC)\n", policy,
-	       (unsigned long long) worst, (unsigned long long) RND_TOL);
+	printf("    %s: worst shortfall %llu of tolerance %llu (TSC), %llu quiet wake-ups, %llu "
+	       "periods unchecked after one\n",
+	       policy, (unsigned long long) worst, (unsigned long long) RND_TOL,
+	       (unsigned long long) quiet, (unsigned long long) robbed_periods);
 }
 
 TEST(schedcore_random_fprr_servers_get_their_budget_and_no_more)
