@@ -5,30 +5,15 @@
 #include "parent.h"
 #include "runtime.h"
 #include "sched.h"
+#include "sleepers.h"
 
-#include <stdlib.h>
-
-struct sleeper {
-	uint32_t tid, child; /* child: its id in our table */
-	uint64_t until;
-};
-
-static struct sleeper *sleepers;    /* room for every child's SLEEPERS_PER_CHILD */
-static uint64_t *busy;		    /* bit i: sleepers[i] is in use */
-static int words;		    /* of busy */
-static volatile unsigned nsleepers; /* slots in use: the scheduler's every turn skips an
-				       empty table without the lock */
+static struct sleepers table;
 static struct hr_lock lock;
 
 long
 events_init(unsigned children)
 {
-	words = (int) ((children * SLEEPERS_PER_CHILD + 63) / 64);
-	if (!words)
-		return 0;
-	sleepers = calloc((size_t) words * 64, sizeof(*sleepers));
-	busy = calloc((size_t) words, sizeof(*busy));
-	return sleepers && busy ? 0 : HR_ENOMEM;
+	return sleepers_init(&table, children);
 }
 
 /* Sleepers of children that are gone, still to be run once (events_forget). */
@@ -77,42 +62,20 @@ events_pop(struct child *c)
 	return e;
 }
 
-/* With lock held: a free slot of the table, or -1. */
-static int
-free_slot(void)
-{
-	for (int w = 0; w < words; w++)
-		if (~busy[w])
-			return w * 64 + __builtin_ctzll(~busy[w]);
-	return -1;
-}
-
-static void
-vacate(int i)
-{
-	busy[i / 64] &= ~(1ull << (i % 64));
-	nsleepers--;
-}
-
 long
 events_sleep(struct child *c, uint64_t until)
 {
 	uint32_t self = (uint32_t) hr_thd_self();
-	int slot = -1;
+	long slot;
 
 	if (self == (uint32_t) c->ctor.tid)
 		return HR_EPERM; /* its scheduler thread may not leave it without a scheduler */
 	hr_lock_take(&lock);
-	/* the table has room for every child's share: only c's own sleepers can refuse c */
-	if (c->nsleeping < SLEEPERS_PER_CHILD && (slot = free_slot()) >= 0) {
-		sleepers[slot] = (struct sleeper){ self, c->id, until };
-		busy[slot / 64] |= 1ull << (slot % 64);
+	if ((slot = sleepers_add(&table, self, c->id, c->nsleeping, until)) >= 0)
 		c->nsleeping++;
-		nsleepers++;
-	}
 	hr_lock_give(&lock);
 	if (slot < 0)
-		return HR_ENOMEM;
+		return slot;
 	events_push(c, EV_BLOCK, self);
 	sched_block_here(); /* back here once woken, and dispatched again by the child */
 	return 0;
@@ -122,11 +85,11 @@ events_sleep(struct child *c, uint64_t until)
 static void
 wake(int i)
 {
-	struct sleeper s = sleepers[i];
+	struct sleeper s = table.s[i];
 	struct child *c = child_by_id(s.child);
 
 	hr_thd_wakeup(s.tid);
-	vacate(i);
+	sleepers_vacate(&table, i);
 	if (!c)
 		return;
 	c->nsleeping--;
@@ -139,24 +102,17 @@ wake(int i)
 uint64_t
 events_due(uint64_t now)
 {
-	uint64_t next = 0;
+	uint64_t next;
 
 	if (nunwinding)
 		unwind();
-	if (!nsleepers)
+	if (!table.n)
 		return 0; /* one being added now makes its thread switch to us: a new turn */
 	hr_lock_take(&lock);
-	for (int w = 0; w < words; w++) {
-		for (uint64_t m = busy[w]; m; m &= m - 1) {
-			int i = w * 64 + __builtin_ctzll(m);
-			if (!(busy[w] & (1ull << (i % 64))))
-				continue; /* forgotten while wake() let the lock go */
-			if (sleepers[i].until > now)
-				next = !next || sleepers[i].until < next ? sleepers[i].until : next;
-			else
-				wake(i);
-		}
-	}
+	/* wake() lets the lock go: each search starts again from the table as it is now */
+	for (int i = 0; (i = sleepers_due(&table, now, i)) >= 0; i++)
+		wake(i);
+	next = sleepers_earliest(&table);
 	hr_lock_give(&lock);
 	return next;
 }
@@ -164,16 +120,10 @@ events_due(uint64_t now)
 void
 events_forget(struct child *c)
 {
+	unsigned room = (unsigned) (sizeof(unwinding) / sizeof(unwinding[0]));
+
 	hr_lock_take(&lock);
-	for (int w = 0; w < words; w++)
-		for (uint64_t m = busy[w]; m; m &= m - 1) {
-			int i = w * 64 + __builtin_ctzll(m);
-			if (sleepers[i].child != c->id)
-				continue;
-			if (nunwinding < sizeof(unwinding) / sizeof(unwinding[0]))
-				unwinding[nunwinding++] = sleepers[i].tid;
-			vacate(i);
-		}
+	nunwinding += sleepers_forget(&table, c->id, unwinding + nunwinding, room - nunwinding);
 	c->nsleeping = 0;
 	c->evhead = c->evtail = 0;
 	hr_lock_give(&lock);

@@ -12,32 +12,8 @@
 
 #include <stdint.h>
 #include "policies/policy.h"
+#include "schedcore.h" /* struct sched_ent, enum ent_kind, enum ent_req */
 #include "sys.h"
-
-struct hr_pcb;
-
-enum ent_kind { ENT_THREAD = 1, ENT_CHILD = 2 };
-
-/* What a thread of ours asks the event thread to do with its entity (sched_request). */
-enum ent_req { REQ_NONE = 0, REQ_SLEEP, REQ_YIELD, REQ_BLOCK, REQ_WAKE, REQ_PARAM };
-
-struct sched_ent {
-	uint8_t used;
-	uint8_t kind;	       /* enum ent_kind */
-	uint8_t blocked;       /* blocked in the policy (sleeping, idle child) */
-	uint8_t parked;	       /* blocked in our parent, which will wake it (events.h) */
-	uint32_t tid;	       /* thread to dispatch; a child's c^s */
-	uint64_t seen;	       /* kernel-accounted time already charged to the policy */
-	uint64_t wake_at;      /* TSC to wake at when blocked (0: only an event wakes it) */
-	int32_t prio_pub;      /* priority last published in our region for tid */
-	volatile uint32_t req; /* enum ent_req, set by the entity's thread, taken by the loop */
-	volatile uint64_t req_arg;
-	struct hr_pcb *pcb;	    /* children: the page we share with it */
-	void *owner;		    /* the subsystem layer's record */
-	struct pol_param param;	    /* as the policy has it (times in TSC ticks) */
-	struct pol_param param_new; /* asked for by sched_set_param, for the event thread */
-	volatile uint8_t param_due; /* param_new is for it, from a thread that is no entity */
-};
 
 /* Scheduling hooks the subsystem layer (subsys.c) provides. */
 struct sched_hooks {
@@ -91,7 +67,8 @@ uint32_t sched_misses(long id);
  * from any thread of ours that is an entity, or from a child's thread in our services (a
  * child's reservation request, delegate.c: callers serialise those with their lock); the
  * event thread applies it before it dispatches anything again.  The caller validates p (a
- * policy that refuses it leaves the old parameters).  0, or HR_ENOENT, HR_EINVAL.
+ * policy that refuses it leaves the old parameters; a soft reservation may have budget 0,
+ * the background only).  0, or HR_ENOENT, HR_EINVAL.
  */
 long sched_set_param(long id, const struct pol_param *p);
 /* CPU time (TSC ticks) the kernel has charged to entity id, up to the last switch. */

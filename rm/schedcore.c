@@ -1,0 +1,332 @@
+/*
+ * schedcore.c - the scheduler's decisions, pure (schedcore.h).  rm/sched.c runs them in its
+ * loop and makes the system calls; the host tests (rm/test/schedcore_test.c) play the
+ * kernel around them.
+ */
+#include "schedcore.h"
+#include "events.h"
+#include "parent.h"
+#include "kernel/abi/hr_errno.h"
+
+#include <string.h>
+
+long
+schedcore_init(struct schedcore *c, const struct policy *pol, uint64_t tick_tsc, uint64_t slice,
+	       uint64_t now)
+{
+	if (!pol || pol->size > sizeof(c->state))
+		return HR_EINVAL;
+	memset(c, 0, sizeof(*c));
+	c->pol = pol;
+	c->min_gap = tick_tsc / SCHEDCORE_MIN_GAP_PER_TICK;
+	c->running = -1;
+	pol->init(c->state, now, slice);
+	return 0;
+}
+
+long
+schedcore_add(struct schedcore *c, struct hr_sched_region *r, enum ent_kind kind, uint32_t tid,
+	      const struct pol_param *p, void *owner, uint64_t now)
+{
+	long e;
+
+	for (long id = 0; id < POL_MAX; id++) {
+		if (c->ent[id].used)
+			continue;
+		if ((e = c->pol->add(c->state, (uint32_t) id, p, now)))
+			return e;
+		c->ent[id] = (struct sched_ent){
+			.used = 1, .kind = (uint8_t) kind, .tid = tid, .owner = owner, .param = *p
+		};
+		c->used |= 1ull << id;
+		c->ent[id].seen = r->slot[tid].consumed;
+		r->slot[tid].prio = pol_publish(c->pol->rank(c->state, (uint32_t) id, now));
+		return id;
+	}
+	return HR_ENOMEM;
+}
+
+void
+schedcore_remove(struct schedcore *c, long id)
+{
+	if (!schedcore_ent(c, id))
+		return;
+	c->pol->remove(c->state, (uint32_t) id);
+	memset(&c->ent[id], 0, sizeof(c->ent[id]));
+	c->used &= ~(1ull << id);
+	if (c->running == id)
+		c->running = -1;
+}
+
+struct sched_ent *
+schedcore_ent(struct schedcore *c, long id)
+{
+	return id >= 0 && id < POL_MAX && c->ent[id].used ? &c->ent[id] : 0;
+}
+
+long
+schedcore_find(const struct schedcore *c, uint32_t tid)
+{
+	SCHEDCORE_FOR_EACH(id, c)
+	if (c->ent[id].tid == tid)
+		return (long) id;
+	return -1;
+}
+
+void
+schedcore_block(struct schedcore *c, long id, uint64_t wake_at, uint64_t now)
+{
+	struct sched_ent *e = schedcore_ent(c, id);
+
+	if (!e || e->blocked)
+		return;
+	e->blocked = 1;
+	e->wake_at = wake_at;
+	c->pol->block(c->state, (uint32_t) id, now);
+}
+
+void
+schedcore_wake(struct schedcore *c, long id, uint64_t now)
+{
+	struct sched_ent *e = schedcore_ent(c, id);
+
+	if (!e || !e->blocked)
+		return;
+	e->blocked = 0;
+	e->wake_at = 0;
+	c->pol->wake(c->state, (uint32_t) id, now);
+}
+
+uint32_t
+schedcore_misses(struct schedcore *c, long id)
+{
+	return schedcore_ent(c, id) ? c->pol->misses(c->state, (uint32_t) id) : 0;
+}
+
+void
+schedcore_apply_param(struct schedcore *c, long id, uint64_t now)
+{
+	struct sched_ent *e = schedcore_ent(c, id);
+
+	if (!e)
+		return;
+	c->pol->remove(c->state, (uint32_t) id);
+	if (c->pol->add(c->state, (uint32_t) id, &e->param_new, now) == 0)
+		e->param = e->param_new;
+	else
+		c->pol->add(c->state, (uint32_t) id, &e->param,
+			    now); /* it was there a moment ago */
+	if (e->blocked)
+		c->pol->block(c->state, (uint32_t) id, now);
+}
+
+/*
+ * Entities added while the subsystem was still building the rest (sched_add before
+ * sched_run) start their first period now: until now nothing was dispatched, and the time
+ * spent building their siblings must not count as a period they were served nothing in.
+ */
+void
+schedcore_start_periods(struct schedcore *c, uint64_t now)
+{
+	SCHEDCORE_FOR_EACH(id, c)
+	{
+		c->ent[id].param_new = c->ent[id].param;
+		schedcore_apply_param(c, (long) id, now);
+	}
+}
+
+void
+schedcore_charge(struct schedcore *c, const struct hr_sched_region *r, uint64_t now)
+{
+	SCHEDCORE_FOR_EACH(id, c)
+	{
+		uint64_t k = r->slot[c->ent[id].tid].consumed;
+		if (k != c->ent[id].seen) {
+			c->pol->charge(c->state, (uint32_t) id, k - c->ent[id].seen, now);
+			c->ent[id].seen = k;
+		}
+	}
+}
+
+void
+schedcore_parent_event(struct schedcore *c, uint32_t type, uint32_t tid, uint64_t now)
+{
+	long id = schedcore_find(c, tid);
+
+	if (!schedcore_ent(c, id))
+		return;
+	c->ent[id].parked = type == EV_BLOCK;
+	if (type == EV_BLOCK)
+		schedcore_block(c, id, 0, now);
+	else if (type == EV_WAKE)
+		schedcore_wake(c, id, now);
+}
+
+void
+schedcore_requests(struct schedcore *c, uint64_t now)
+{
+	SCHEDCORE_FOR_EACH(id, c)
+	{
+		struct sched_ent *e = &c->ent[id];
+		uint32_t req = __atomic_exchange_n(&e->req, REQ_NONE, __ATOMIC_ACQUIRE);
+		if (req == REQ_SLEEP || req == REQ_BLOCK)
+			schedcore_block(c, (long) id, req == REQ_SLEEP ? e->req_arg : 0, now);
+		else if (req == REQ_YIELD)
+			c->pol->yield(c->state, (uint32_t) id, now);
+		else if (req == REQ_WAKE)
+			schedcore_wake(c, (long) e->req_arg, now);
+		else if (req == REQ_PARAM)
+			schedcore_apply_param(c, (long) e->req_arg, now);
+		if (__atomic_exchange_n(&e->param_due, 0, __ATOMIC_ACQUIRE))
+			schedcore_apply_param(c, (long) id, now);
+	}
+}
+
+void
+schedcore_timers(struct schedcore *c, uint64_t now)
+{
+	SCHEDCORE_FOR_EACH(id, c)
+	{
+		struct sched_ent *e = &c->ent[id];
+		if (e->blocked && e->wake_at && e->wake_at <= now)
+			schedcore_wake(c, (long) id, now);
+	}
+}
+
+/* A thread asleep in our parent comes back, and so may a child (its own timer). */
+int
+schedcore_idle_forever(const struct schedcore *c)
+{
+	SCHEDCORE_FOR_EACH(id, c)
+	{
+		const struct sched_ent *e = &c->ent[id];
+		if (!e->blocked || e->wake_at || e->pcb || e->parked)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * The policy's choice at now.  A server left with less budget than our timer can resolve
+ * (min_gap) forfeits the rest, charged as if used: what remains is about what the switch
+ * to it costs, and running it out would take a timer and a turn of its own, or overrun
+ * by up to min_gap.  The policy still sees its budget as received (no miss).
+ */
+static int32_t
+pick(struct schedcore *c, uint64_t now)
+{
+	for (;;) {
+		int32_t id = c->pol->pick(c->state, now);
+		uint64_t left;
+		if (id == POL_IDLE ||
+		    (left = c->pol->budget_left(c->state, (uint32_t) id, now)) >= c->min_gap)
+			return id;
+		c->pol->charge(c->state, (uint32_t) id, left, now);
+	}
+}
+
+/* The priority to publish for entity id: HR_PRIO_IDLE if it may not run now. */
+static int32_t
+publishable(struct schedcore *c, long id, uint64_t now)
+{
+	struct sched_ent *e = &c->ent[id];
+	uint64_t left;
+
+	if (!e->blocked)
+		return c->pol->eligible(c->state, (uint32_t) id, now)
+			       ? pol_publish(c->pol->rank(c->state, (uint32_t) id, now))
+			       : HR_PRIO_IDLE;
+	/* a remainder below min_gap our timer cannot stop in time: the child must come
+	 * through our turn (HR_KEV_WAKE), where pick forfeits it */
+	if (e->kind != ENT_CHILD ||
+	    (left = c->pol->budget_left(c->state, (uint32_t) id, now)) < c->min_gap)
+		return HR_PRIO_IDLE;
+	if (left != UINT64_MAX)
+		c->idle_watch = pol_time_min(c->idle_watch, pol_time_add(now, left));
+	return pol_publish(c->pol->rank(c->state, (uint32_t) id, now));
+}
+
+/*
+ * Priorities for the kernel's preemption decisions: an entity that may not run now (a
+ * blocked thread, a server out of budget) must not preempt anything.  An idle child with
+ * budget left keeps its priority: when its own timer fires, the kernel runs it at once,
+ * without us (that is what keeps timers at depth as cheap as at the root).  Its budget
+ * is still ours to enforce, so we look again when it could have spent what it has left
+ * (idle_watch): never later than its server would stop it.  Only if that is at least
+ * min_gap away: a closer timer is put off to min_gap (schedcore_arm_time), so the child
+ * would overrun, and we would take a turn every min_gap while it idles.
+ */
+static void
+publish(struct schedcore *c, struct hr_sched_region *r, uint64_t now)
+{
+	c->idle_watch = UINT64_MAX;
+	SCHEDCORE_FOR_EACH(id, c)
+	{
+		struct sched_ent *e = &c->ent[id];
+		int32_t p = publishable(c, (long) id, now);
+		if (p != e->prio_pub)
+			r->slot[e->tid].prio = e->prio_pub = p;
+	}
+}
+
+int32_t
+schedcore_choose(struct schedcore *c, struct hr_sched_region *r, uint64_t now)
+{
+	int32_t id = pick(c, now);
+
+	publish(c, r, now); /* after pick: what it forfeited must not run */
+	return id;
+}
+
+uint64_t
+schedcore_next_wakeup(struct schedcore *c, uint64_t now, uint64_t extra)
+{
+	uint64_t t = pol_time_min(c->pol->next_event(c->state, now), c->idle_watch);
+
+	t = pol_time_min(t, extra);
+	SCHEDCORE_FOR_EACH(id, c)
+	{
+		struct sched_ent *e = &c->ent[id];
+		if (e->blocked && e->wake_at)
+			t = pol_time_min(t, e->wake_at);
+	}
+	return t;
+}
+
+/*
+ * A time closer than min_gap is put off to min_gap from now: by the time we switch it
+ * would have passed, we would be woken at once, and what we dispatched would never run out
+ * the little it had left (a slice, a budget), turn after turn.
+ */
+uint64_t
+schedcore_arm_time(const struct schedcore *c, uint64_t t, uint64_t clock)
+{
+	uint64_t soonest = pol_time_add(clock, c->min_gap);
+
+	return t < soonest ? soonest : t;
+}
+
+/*
+ * Resuming a child: if it was running when our activation preempted it (p) and it has
+ * nothing due, straight back to the thread that was running in it; otherwise to its c^s,
+ * so that its own scheduler decides.
+ */
+uint32_t
+schedcore_dispatch(struct schedcore *c, const struct hr_sched_region *r, int32_t id, uint32_t p)
+{
+	struct sched_ent *e;
+	long was = c->running;
+
+	if (!(e = schedcore_ent(c, id))) {
+		c->running = -1;
+		return 0;
+	}
+	c->running = id;
+	if (e->kind != ENT_CHILD || id != was || !p || p == e->tid)
+		return e->tid;
+	if (e->pcb && e->pcb->events != e->pcb->events_seen)
+		return e->tid; /* we have something for its scheduler */
+	if (r->slot[e->tid].state != HR_TS_EVWAIT)
+		return e->tid; /* its scheduler has something of its own (the kernel's news) */
+	return p;
+}

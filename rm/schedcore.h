@@ -1,0 +1,112 @@
+/*
+ * schedcore.h - the decisions of a subsystem's scheduler, pure: the entity table, the
+ * policy's state, charging, sleepers, requests, the forfeit rule, published priorities,
+ * the next wake-up and the thread to switch to.  Time and the region shared with the kernel
+ * are passed in; nothing here makes a system call.  rm/sched.c is the loop that gathers the
+ * inputs, calls these and performs the system calls; rm/test/schedcore_test.c drives them
+ * with a fake CPU.
+ */
+#ifndef RM_SCHEDCORE_H
+#define RM_SCHEDCORE_H
+
+#include <stdint.h>
+#include "policies/policy.h"
+#include "kernel/abi/hr_sched.h"
+
+struct hr_pcb;
+
+#define SCHEDCORE_STATE_BYTES	   16384
+#define SCHEDCORE_MIN_GAP_PER_TICK 20 /* the closest timer we set: 1/20 of a tick from now */
+
+enum ent_kind { ENT_THREAD = 1, ENT_CHILD = 2 };
+
+/* What a thread of ours asks the event thread to do with its entity (sched_request). */
+enum ent_req { REQ_NONE = 0, REQ_SLEEP, REQ_YIELD, REQ_BLOCK, REQ_WAKE, REQ_PARAM };
+
+struct sched_ent {
+	uint8_t used;
+	uint8_t kind;	       /* enum ent_kind */
+	uint8_t blocked;       /* blocked in the policy (sleeping, idle child) */
+	uint8_t parked;	       /* blocked in our parent, which will wake it (events.h) */
+	uint32_t tid;	       /* thread to dispatch; a child's c^s */
+	uint64_t seen;	       /* kernel-accounted time already charged to the policy */
+	uint64_t wake_at;      /* TSC to wake at when blocked (0: only an event wakes it) */
+	int32_t prio_pub;      /* priority last published in our region for tid */
+	volatile uint32_t req; /* enum ent_req, set by the entity's thread, taken by the loop */
+	volatile uint64_t req_arg;
+	struct hr_pcb *pcb;	    /* children: the page we share with it */
+	void *owner;		    /* the subsystem layer's record */
+	struct pol_param param;	    /* as the policy has it (times in TSC ticks) */
+	struct pol_param param_new; /* asked for by sched_set_param, for the event thread */
+	volatile uint8_t param_due; /* param_new is for it, from a thread that is no entity */
+};
+
+/*
+ * One scheduler's decisions.  Only its event thread changes it (the entities' threads
+ * write only their req and req_arg), so it needs no lock.  Times are TSC ticks.
+ */
+struct schedcore {
+	const struct policy *pol;
+	uint64_t min_gap;    /* the closest timer we set, and the smallest budget we run */
+	long running;	     /* entity last dispatched, -1 if none */
+	uint64_t used;	     /* bit id: ent[id] is in use */
+	uint64_t idle_watch; /* when an idle child could have spent its budget (publish) */
+	struct sched_ent ent[POL_MAX];
+	uint64_t state[SCHEDCORE_STATE_BYTES / 8]; /* the policy's */
+};
+
+/* Each entity of c in use, lowest id first; the set is taken when the loop starts. */
+#define SCHEDCORE_FOR_EACH(id, c) POL_FOR_EACH(id, (c)->used)
+
+/* An empty core under policy pol (slice: round-robin quantum).  0, or HR_EINVAL (no pol,
+ * or its state does not fit). */
+long schedcore_init(struct schedcore *c, const struct policy *pol, uint64_t tick_tsc,
+		    uint64_t slice, uint64_t now);
+/* Add an entity dispatching tid (p in TSC ticks), publish its priority in r.  Its id, or
+ * the policy's HR_E* code, or HR_ENOMEM (POL_MAX entities already). */
+long schedcore_add(struct schedcore *c, struct hr_sched_region *r, enum ent_kind kind, uint32_t tid,
+		   const struct pol_param *p, void *owner, uint64_t now);
+/* Forget entity id (nothing if it is not in use). */
+void schedcore_remove(struct schedcore *c, long id);
+/* Entity id, or NULL if it is not in use. */
+struct sched_ent *schedcore_ent(struct schedcore *c, long id);
+/* The entity dispatching tid, or -1. */
+long schedcore_find(const struct schedcore *c, uint32_t tid);
+/* Block entity id until wake_at (0: until woken), or wake it; nothing if already so. */
+void schedcore_block(struct schedcore *c, long id, uint64_t wake_at, uint64_t now);
+void schedcore_wake(struct schedcore *c, long id, uint64_t now);
+/* Deadline misses the policy counted for entity id (0 if not in use). */
+uint32_t schedcore_misses(struct schedcore *c, long id);
+/* The policy takes entity id back with its param_new (kept if the policy refuses it): a
+ * server starts a fresh period with a full budget. */
+void schedcore_apply_param(struct schedcore *c, long id, uint64_t now);
+/* Every entity starts its first period now (the loop starts: nothing ran before). */
+void schedcore_start_periods(struct schedcore *c, uint64_t now);
+
+/* ---- one turn of the loop, in this order ---- */
+/* Charge each entity what r says the kernel accounted to its thread since last time. */
+void schedcore_charge(struct schedcore *c, const struct hr_sched_region *r, uint64_t now);
+/* Our parent's news about our thread tid (enum ev_type: EV_BLOCK, EV_WAKE). */
+void schedcore_parent_event(struct schedcore *c, uint32_t type, uint32_t tid, uint64_t now);
+/* Apply what our threads asked for (sched_request) since the last turn. */
+void schedcore_requests(struct schedcore *c, uint64_t now);
+/* Wake the sleepers due by now. */
+void schedcore_timers(struct schedcore *c, uint64_t now);
+/* 1 if nothing of ours will ever run again (the subsystem is finished), else 0. */
+int schedcore_idle_forever(const struct schedcore *c);
+/* The entity to run at now, or POL_IDLE, and every entity's priority published in r. */
+int32_t schedcore_choose(struct schedcore *c, struct hr_sched_region *r, uint64_t now);
+/*
+ * The earliest time we must look again: the policy's next decision, an idle child's
+ * budget (schedcore_choose), a sleeper, or `extra` (the loop's own: its layer's next turn;
+ * UINT64_MAX for none).  UINT64_MAX: never.
+ */
+uint64_t schedcore_next_wakeup(struct schedcore *c, uint64_t now, uint64_t extra);
+/* The time to arm our timer at, for wake-up t, the timer being set at clock. */
+uint64_t schedcore_arm_time(const struct schedcore *c, uint64_t t, uint64_t clock);
+/* The thread to switch to for entity id (POL_IDLE: none, 0), id now running; preempted:
+ * the thread the kernel says our activation preempted (0 if none). */
+uint32_t schedcore_dispatch(struct schedcore *c, const struct hr_sched_region *r, int32_t id,
+			    uint32_t preempted);
+
+#endif

@@ -1,0 +1,413 @@
+/*
+ * schedcore_test.c - the scheduler's decisions (rm/schedcore.c) under a fake CPU that plays
+ * the kernel (fakecpu.c): budgets per period under every policy, what is published for
+ * entities that may not run, the forfeit rule, sleepers, and a randomized run over
+ * millions of ticks checked from the fake CPU's own record.
+ */
+#include "check.h"
+#include "fakecpu.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define T	FAKE_TICK
+#define MIN_GAP (T / SCHEDCORE_MIN_GAP_PER_TICK)
+
+static struct fake f;
+static const char *const policies[] = { "fprr", "ds", "edf" };
+
+#define FOR_EACH_POLICY(p) for (const char *const *p = policies; p < policies + 3; p++)
+
+static int32_t
+published(long id)
+{
+	return f.r.slot[f.t[id].tid].prio;
+}
+
+/*
+ * A hard server of 3 every 10 ticks spins beside best effort that spins too.  After every
+ * turn, the server is published idle exactly when it has had its 3 ticks this period.
+ */
+static long hard;
+
+static void
+hard_turn(struct fake *g, int32_t id)
+{
+	uint64_t p0 = g->now / (10 * T) * (10 * T);
+	int spent = fake_ran(g, hard, p0, g->now) == 3 * T;
+
+	CHECK_EQ(published(hard) == HR_PRIO_IDLE, spent);
+	CHECK_EQ(id == hard, !spent);
+}
+
+static void
+hard_budget(const char *policy)
+{
+	long b;
+
+	fake_init(&f, policy, 5);
+	hard = fake_add(&f, ENT_THREAD, 1, RES_HARD, RES_SERVER_DEFAULT, 3, 10, FAKE_SPIN);
+	b = fake_add(&f, ENT_THREAD, 10, RES_NONE, 0, 0, 0, FAKE_SPIN);
+	f.on_turn = hard_turn;
+	fake_start(&f);
+	fake_run(&f, 1000 * T);
+	for (uint64_t p0 = 0; p0 < 1000 * T && !check_failed_now; p0 += 10 * T) {
+		CHECK_EQ(fake_ran(&f, hard, p0, p0 + 10 * T), 3 * T);
+		CHECK_EQ(fake_ran(&f, b, p0, p0 + 10 * T), 7 * T);
+	}
+	CHECK_EQ(schedcore_misses(&f.c, hard), 0);
+	fake_free(&f);
+}
+
+TEST(schedcore_hard_server_gets_exactly_its_budget_under_fprr)
+{
+	hard_budget("fprr");
+}
+
+TEST(schedcore_hard_server_gets_exactly_its_budget_under_ds)
+{
+	hard_budget("ds");
+}
+
+TEST(schedcore_hard_server_gets_exactly_its_budget_under_edf)
+{
+	hard_budget("edf");
+}
+
+/*
+ * A child that goes idle with budget left keeps its priority (its own timer must run it
+ * without us), and we look again when it could have spent what it has left: then, out of
+ * budget, it is published idle.  A thread blocked with budget left is published idle.
+ */
+TEST(schedcore_blocked_child_with_budget_keeps_its_priority)
+{
+	FOR_EACH_POLICY(pol)
+	{
+		long c, th;
+		int32_t p;
+
+		fake_init(&f, *pol, 5);
+		c = fake_add(&f, ENT_CHILD, 1, RES_HARD, RES_SERVER_DEFAULT, 3, 10, FAKE_SPIN);
+		th = fake_add(&f, ENT_THREAD, 2, RES_HARD, RES_SERVER_DEFAULT, 3, 10, FAKE_SPIN);
+		fake_add(&f, ENT_THREAD, 10, RES_NONE, 0, 0, 0, FAKE_SPIN);
+		fake_start(&f);
+		fake_run(&f, T);
+		p = published(c);
+		CHECK(p < HR_PRIO_IDLE);
+		/* the kernel's HR_KEV_IDLE, as our layer hears it; the thread blocks too */
+		f.t[c].runnable = f.t[th].runnable = 0;
+		f.t[c].outside = f.t[th].outside = 1;
+		f.t[c].wish = f.t[th].wish = UINT64_MAX - 1;
+		schedcore_block(&f.c, c, 0, f.now);
+		schedcore_block(&f.c, th, 0, f.now);
+		fake_run(&f, f.now + 1);
+		/* edf's rank is the time to the deadline: it moves with now */
+		CHECK(strcmp(*pol, "edf") ? published(c) == p : published(c) < HR_PRIO_IDLE);
+		CHECK_EQ(published(th), HR_PRIO_IDLE);
+		CHECK(schedcore_next_wakeup(&f.c, f.now, UINT64_MAX) <= T + 2 * T);
+		/* the kernel runs the child on its own timer and it spends the rest */
+		f.r.slot[f.t[c].tid].consumed += 2 * T;
+		f.now = 3 * T;
+		fake_run(&f, f.now + 1);
+		CHECK_EQ(published(c), HR_PRIO_IDLE);
+		fake_free(&f);
+	}
+}
+
+/*
+ * A child that goes idle with less budget left than min_gap is published idle: our timer
+ * could not stop it in time (it would be put off to min_gap, an overrun), and we would
+ * take a turn every min_gap waiting for it to spend the rest.  When its own timer fires it
+ * comes through our turn, where the rest is forfeited.
+ */
+TEST(schedcore_idle_child_with_a_remainder_below_min_gap_is_published_idle)
+{
+	FOR_EACH_POLICY(pol)
+	{
+		long c;
+		uint64_t turns;
+
+		fake_init(&f, *pol, 5);
+		c = fake_add(&f, ENT_CHILD, 1, RES_HARD, RES_SERVER_DEFERRABLE, 3, 10,
+			     3 * T - MIN_GAP / 2);
+		fake_add(&f, ENT_THREAD, 10, RES_NONE, 0, 0, 0, FAKE_SPIN);
+		f.t[c].pause = 4 * T;
+		f.t[c].next_work = FAKE_SPIN;
+		fake_start(&f);
+		fake_run(&f, 3 * T);
+		CHECK_EQ(published(c), HR_PRIO_IDLE);
+		turns = f.turns;
+		fake_run(&f, 10 * T);
+		CHECK(f.turns - turns < 10); /* no turn every min_gap */
+		CHECK_EQ(fake_ran(&f, c, 0, 10 * T), 3 * T - MIN_GAP / 2);
+		fake_run(&f, 20 * T);
+		CHECK_EQ(fake_ran(&f, c, 10 * T, 20 * T), 3 * T);
+		fake_free(&f);
+	}
+}
+
+/*
+ * A server that stops with less budget left than min_gap and wakes in the same period
+ * forfeits the remainder: it is charged, never run (no overrun by up to min_gap), and the
+ * server is published idle until its next period.
+ */
+TEST(schedcore_remainder_below_min_gap_is_forfeited_not_overrun)
+{
+	FOR_EACH_POLICY(pol)
+	{
+		long s;
+
+		fake_init(&f, *pol, 5);
+		s = fake_add(&f, ENT_THREAD, 1, RES_HARD, RES_SERVER_DEFERRABLE, 3, 10,
+			     3 * T - MIN_GAP / 2);
+		fake_add(&f, ENT_THREAD, 10, RES_NONE, 0, 0, 0, FAKE_SPIN);
+		f.t[s].pause = T;
+		f.t[s].next_work = FAKE_SPIN;
+		fake_start(&f);
+		fake_run(&f, 5 * T);
+		CHECK_EQ(published(s), HR_PRIO_IDLE);
+		CHECK(!f.c.ent[s].blocked); /* awake, yet with nothing it may run */
+		fake_run(&f, 10 * T);
+		CHECK_EQ(fake_ran(&f, s, 0, 10 * T), 3 * T - MIN_GAP / 2);
+		fake_run(&f, 20 * T);
+		CHECK_EQ(fake_ran(&f, s, 10 * T, 20 * T), 3 * T);
+		fake_free(&f);
+	}
+}
+
+/* Each time entity id wanted to run again (the end of a pause), it ran at once. */
+static void
+wakes_at_once(long id)
+{
+	for (size_t i = 0; i < f.t[id].off.n && !check_failed_now; i++) {
+		uint64_t w = f.t[id].off.s[i].b;
+		CHECK(w >= f.now || fake_ran(&f, id, w, w + 1) == 1);
+	}
+}
+
+/* Run 1 tick, sleep (or block until an outside event) 2.5 ticks, again and again: each
+ * time it wants to run again it does, at once (it is the most urgent). */
+TEST(schedcore_sleepers_wake_at_their_time)
+{
+	FOR_EACH_POLICY(pol)
+	{
+		long a, b;
+
+		fake_init(&f, *pol, 5);
+		/* each wants at most 3 ticks of any 10: neither runs out of budget */
+		a = fake_add(&f, ENT_THREAD, 1, RES_HARD, RES_SERVER_DEFAULT, 4, 10, T);
+		b = fake_add(&f, ENT_THREAD, 2, RES_HARD, RES_SERVER_DEFAULT, 4, 10, T);
+		fake_add(&f, ENT_THREAD, 10, RES_NONE, 0, 0, 0, FAKE_SPIN);
+		f.t[a].pause = f.t[b].pause = 5 * T / 2;
+		f.t[b].block = 1;
+		fake_start(&f);
+		fake_run(&f, 1000 * T);
+		CHECK(f.t[a].off.n > 100);
+		CHECK(f.t[b].off.n > 100);
+		wakes_at_once(a);
+		wakes_at_once(b);
+		fake_free(&f);
+	}
+}
+
+TEST(schedcore_idle_forever_only_when_nothing_can_come)
+{
+	long a, c;
+
+	fake_init(&f, "fprr", 5);
+	a = fake_add(&f, ENT_THREAD, 1, RES_NONE, 0, 0, 0, FAKE_SPIN);
+	c = fake_add(&f, ENT_CHILD, 1, RES_NONE, 0, 0, 0, FAKE_SPIN);
+	CHECK(!schedcore_idle_forever(&f.c));
+	schedcore_block(&f.c, a, 5 * T, 0);
+	schedcore_remove(&f.c, c);
+	CHECK(!schedcore_idle_forever(&f.c)); /* a sleeper comes back */
+	schedcore_wake(&f.c, a, 0);
+	schedcore_block(&f.c, a, 0, 0);
+	CHECK(schedcore_idle_forever(&f.c));
+	f.c.ent[a].parked = 1; /* asleep in our parent, which wakes it */
+	CHECK(!schedcore_idle_forever(&f.c));
+	fake_free(&f);
+}
+
+/* ---- randomized: random admitted sets, random sleeps and wakes, millions of ticks ---- */
+
+#define RND_SERVERS 6
+#define RND_SPAN    (400000ull * T) /* ticks per run: x 3 policies x RND_SEEDS */
+#define RND_SEEDS   5
+
+/*
+ * Tolerance of the guarantee, per period: 2 * min_gap.  The core resolves time no finer
+ * than min_gap: a server may forfeit a remainder below min_gap (once per period: it is then
+ * out of budget), and a turn the core wanted sooner than min_gap from the last one is put
+ * off to min_gap (schedcore_arm_time), so a replenishment or a wake-up may be acted on up
+ * to min_gap late.  The response-time analysis knows neither.
+ */
+#define RND_TOL (2 * MIN_GAP)
+
+static uint64_t rng;
+
+static uint64_t
+rnd(uint64_t lo, uint64_t hi) /* lo .. hi inclusive */
+{
+	rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+	return lo + rng % (hi - lo + 1);
+}
+
+static struct admit_res set[RND_SERVERS];
+static long ids[RND_SERVERS];
+static uint32_t server_of[RND_SERVERS];
+
+/* A set admit_cpu accepts: hard, deferrable and soft servers, each with a random server
+ * where the policy has a choice, prioritized by period. */
+static void
+random_set(const char *policy)
+{
+	char why[128];
+
+	do {
+		for (unsigned i = 0; i < RND_SERVERS; i++) {
+			uint32_t period = (uint32_t) rnd(5, 80), kind = (uint32_t) rnd(1, 3);
+			uint32_t server =
+				kind == RES_DEFERRABLE ? RES_SERVER_DEFAULT : (uint32_t) rnd(0, 2);
+			if (!strcmp(policy, "edf") && server == RES_SERVER_SPORADIC)
+				server = RES_SERVER_DEFERRABLE;
+			set[i] = (struct admit_res){ kind, (uint32_t) rnd(1, period / 3 + 1),
+						     period, period, server };
+		}
+	} while (admit_cpu(policy, set, RND_SERVERS, (struct admit_supply){ 1, 1 }, why,
+			   sizeof(why)));
+	for (unsigned i = 0; i < RND_SERVERS; i++)
+		server_of[i] = admit_server(policy, set[i].kind, set[i].server, why, sizeof(why));
+}
+
+/* Half the servers spin; the others work and stop (sleep or block) for random times. */
+static void
+random_stop(struct fake *g, long id)
+{
+	uint64_t p = g->c.ent[id].param.period;
+
+	g->t[id].pause = rnd(p / 10, 2 * p);
+	g->t[id].next_work = rnd(p / 5, 3 * p);
+	g->t[id].block = (uint8_t) rnd(0, 1);
+}
+
+static void
+random_run(const char *policy)
+{
+	fake_init(&f, policy, 5);
+	f.on_stop = random_stop;
+	for (unsigned i = 0; i < RND_SERVERS; i++) {
+		uint64_t p = set[i].period * T;
+		/* a third are children: idle ones keep their priority, and their own timer
+		 * runs them without a turn of ours (fakecpu.h) */
+		ids[i] = fake_add(&f, rnd(0, 2) ? ENT_THREAD : ENT_CHILD, set[i].prio, set[i].kind,
+				  set[i].server, set[i].budget, set[i].period,
+				  rnd(0, 1) ? FAKE_SPIN : rnd(1, 3 * p));
+	}
+	fake_add(&f, ENT_THREAD, 1000, RES_NONE, 0, 0, 0, FAKE_SPIN); /* takes the slack */
+	fake_start(&f);
+	fake_run(&f, RND_SPAN);
+}
+
+/* Most time entity id ran in any window of w starting when one of its runs starts. */
+static uint64_t
+max_window(long id, uint64_t w)
+{
+	const struct trace *t = &f.t[id].ran;
+	uint64_t most = 0;
+
+	for (size_t i = 0; i < t->n; i++) {
+		uint64_t got = fake_ran(&f, id, t->s[i].a, t->s[i].a + w);
+		most = got > most ? got : most;
+	}
+	return most;
+}
+
+/*
+ * In each period of the grid: no more than the budget (but a soft server, which takes
+ * slack), and within RND_TOL of it when it wanted to run throughout.
+ *
+ * Not when a child's own timer took the CPU from it in this period or the one before: the
+ * core learns what an entity used only as a total at its next turn (the region's
+ * `consumed`) and charges it as ending then (schedcore_charge), but this one stopped when
+ * the child took over.  A run that crossed a period boundary is then charged to the new
+ * period in full, which can cost a deferrable server up to what it ran before the boundary
+ * (seen: 1984 of 11000 TSC under ds).  A limit of the region's interface, not of the core.
+ */
+static uint64_t robbed_periods;
+
+static void
+grid_check(unsigned i, uint64_t *worst)
+{
+	uint64_t p = set[i].period * T, b = set[i].budget * T;
+
+	for (uint64_t a = 0; a + p <= RND_SPAN && !check_failed_now; a += p) {
+		uint64_t got = fake_ran(&f, ids[i], a, a + p);
+		if (set[i].kind != RES_SOFT)
+			CHECK(got <= b);
+		if (fake_off(&f, ids[i], a, a + p))
+			continue;
+		if (fake_robbed(&f, ids[i], a > p ? a - p : 0, a + p)) {
+			robbed_periods++;
+			continue;
+		}
+		CHECK(got + RND_TOL >= b);
+		if (got < b && b - got > *worst)
+			*worst = b - got;
+	}
+}
+
+static void
+random_check(const char *policy)
+{
+	uint64_t worst = 0, quiet = 0;
+
+	robbed_periods = 0;
+	for (unsigned seed = 1; seed <= RND_SEEDS && !check_failed_now; seed++) {
+		rng = 0x9e3779b97f4a7c15ull * seed;
+		random_set(policy);
+		random_run(policy);
+		quiet += f.quiet;
+		for (unsigned i = 0; i < RND_SERVERS; i++) {
+			uint64_t p = set[i].period * T, b = set[i].budget * T;
+			if (server_of[i] == RES_SERVER_SPORADIC && set[i].kind != RES_SOFT)
+				CHECK(max_window(ids[i], p) <= b);
+			else if (!strcmp(policy, "edf") && set[i].kind != RES_SOFT) {
+				/*
+				 * A constant-bandwidth server restarts its period on a wake-up,
+				 * so its own books say which periods it missed.  A window of a
+				 * period holds at most: the end of one grid period (budget), what
+				 * it used between restarts (a restart needs what is left to
+				 * exceed its rate to the deadline, so it used no more than its
+				 * rate since the last one: budget over the window), and the
+				 * budget of its last restart.  Not 2 * budget: a run of 323 before
+				 * a sleep and a restart on waking gave 2.16 * budget (seed 2).
+				 */
+				if (!f.t[ids[i]].robbed.n) /* (grid_check: why) */
+					CHECK_EQ(schedcore_misses(&f.c, ids[i]), 0);
+				CHECK(max_window(ids[i], p) <= 3 * b);
+			} else if (server_of[i] == RES_SERVER_DEFERRABLE && strcmp(policy, "edf"))
+				grid_check(i, &worst);
+		}
+		fake_free(&f);
+	}
+	printf("    %s: worst shortfall %llu of tolerance %llu (TSC), %llu quiet wake-ups, %llu "
+	       "periods unchecked after one\n",
+	       policy, (unsigned long long) worst, (unsigned long long) RND_TOL,
+	       (unsigned long long) quiet, (unsigned long long) robbed_periods);
+}
+
+TEST(schedcore_random_fprr_servers_get_their_budget_and_no_more)
+{
+	random_check("fprr");
+}
+
+TEST(schedcore_random_ds_servers_get_their_budget_and_no_more)
+{
+	random_check("ds");
+}
+
+TEST(schedcore_random_edf_servers_get_their_budget_and_no_more)
+{
+	random_check("edf");
+}
