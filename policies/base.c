@@ -103,6 +103,7 @@ base_add(void *st, uint32_t id, const struct pol_param *p, uint64_t now)
 	if (p->kind == RES_NONE)
 		return 0;
 	server_init(&b->srv[id], p->budget, p->period, server == RES_SERVER_SPORADIC, now);
+	b->srv[id].grain = b->grain;
 	b->served |= RUNQ_BIT(id);
 	if (p->kind == RES_SOFT)
 		b->soft |= RUNQ_BIT(id);
@@ -206,4 +207,14 @@ base_budget_left(void *st, uint32_t id, uint64_t now)
 	if (!b->srv[id].left && (b->soft & RUNQ_BIT(id)))
 		return UINT64_MAX; /* in the background: nothing stops it but others */
 	return b->srv[id].left;
+}
+
+void
+base_set_grain(void *st, uint64_t grain)
+{
+	struct base *b = st;
+
+	b->grain = grain;
+	POL_FOR_EACH(id, b->served)
+	b->srv[id].grain = grain;
 }

@@ -20,6 +20,7 @@ struct base {
 	uint64_t soft;		    /* ids whose server is soft (runs in the background when out) */
 	char name[8];		    /* the policy's, for admit_server */
 	uint64_t cbs;		    /* 1: servers wake by the constant-bandwidth rule (edf) */
+	uint64_t grain;		    /* the caller's timer resolution (set_grain) */
 };
 
 _Static_assert(sizeof(struct base) % 8 == 0, "policy state size is a multiple of 8");
@@ -47,7 +48,7 @@ uint64_t base_background_event(const struct base *b, int32_t p, uint64_t now);
 #define BASE_POLICY_OPS                                                                           \
 	.size = sizeof(struct base), .add = base_add, .remove = base_remove, .block = base_block, \
 	.wake = base_wake, .charge = base_charge, .yield = base_yield, .misses = base_misses,     \
-	.eligible = base_is_eligible, .budget_left = base_budget_left
+	.eligible = base_is_eligible, .budget_left = base_budget_left, .set_grain = base_set_grain
 
 /* struct policy operations (see policy.h for their contracts). */
 int base_add(void *st, uint32_t id, const struct pol_param *p, uint64_t now);
@@ -59,5 +60,6 @@ void base_yield(void *st, uint32_t id, uint64_t now);
 uint32_t base_misses(void *st, uint32_t id);
 int base_is_eligible(void *st, uint32_t id, uint64_t now);
 uint64_t base_budget_left(void *st, uint32_t id, uint64_t now);
+void base_set_grain(void *st, uint64_t grain);
 
 #endif

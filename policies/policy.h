@@ -94,6 +94,10 @@ struct policy {
 	 * of budget (nothing stops it in the background), 0 when exhausted or for an unknown
 	 * id */
 	uint64_t (*budget_left)(void *st, uint32_t id, uint64_t now);
+	/* the caller's timer resolution (time units): a server never leaves pieces of budget
+	 * smaller than it to come back on their own, where the caller would have to forfeit
+	 * them period after period (server.h); 0 (the default) for an exact caller */
+	void (*set_grain)(void *st, uint64_t grain);
 	/* deadline misses counted for id so far (at the replenishments performed so far):
 	 * a server entity that was runnable for a whole period (never blocked) yet received
 	 * less than its budget in it; always 0 for best effort */

@@ -31,12 +31,19 @@ refill_pop(struct server *s)
 	memmove(&s->refill[0], &s->refill[1], s->nrefill * sizeof(s->refill[0]));
 }
 
-/* Sporadic: the refills due by t are budget again. */
+/* Sporadic: the refills due by t are budget again; what that leaves below the grain goes
+ * with the next refill instead (later: safe). */
 static void
 refills_due(struct server *s, uint64_t t)
 {
+	int popped = 0;
+
 	while (s->nrefill && s->refill[0].at <= t)
-		refill_pop(s);
+		refill_pop(s), popped = 1;
+	if (popped && s->left && s->left < s->grain && s->nrefill) {
+		s->refill[0].amount += s->left;
+		s->left = 0;
+	}
 }
 
 /* Sporadic: `amount` used in a run that started at `start` comes back a period later.  A
@@ -44,18 +51,19 @@ refills_due(struct server *s, uint64_t t)
 static void
 refill_push(struct server *s, uint64_t start, uint64_t amount)
 {
-	uint64_t at = pol_time_add(start, s->period);
+	uint64_t gap = start > s->last_end ? start - s->last_end : 0;
 	struct server_refill *last;
 
 	if (!amount)
 		return;
 	last = s->nrefill ? &s->refill[s->nrefill - 1] : 0;
-	if (last && (s->nrefill == SERVER_REFILLS || last->at >= at)) {
+	s->last_end = start + amount;
+	if (last && (s->nrefill == SERVER_REFILLS || gap <= s->grain)) {
 		last->amount += amount;
-		last->at = at > last->at ? at : last->at;
+		last->at = pol_time_add(last->at, gap);
 		return;
 	}
-	s->refill[s->nrefill++] = (struct server_refill){ at, amount };
+	s->refill[s->nrefill++] = (struct server_refill){ pol_time_add(start, s->period), amount };
 }
 
 void

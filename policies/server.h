@@ -11,8 +11,14 @@
  * - sporadic (POSIX SCHED_SPORADIC, seL4 MCS refills): what a run uses comes back one
  *   period after that run started, so in any window of `period` the server never uses more
  *   than `budget`, and it interferes exactly like a periodic task.  Pending refills are a
- *   short list; when it is full a new one is merged into the last, later (never earlier):
- *   the server may then get a little less, never more.
+ *   short list.  A run that starts g after the last one recorded ended is merged into that
+ *   one's refill when g is at most the scheduler's timer grain, or when the list is full,
+ *   and the merged refill comes back g later: the two runs are then as one continuous run
+ *   that started g later, whose refill a period on is safe, so the server may get a little
+ *   less, never more.  That keeps a run the scheduler happened to charge in pieces (a turn
+ *   of its own in between) from coming back in pieces, and a piece smaller than the grain
+ *   that comes back alone is folded into the next refill rather than left to be forfeited
+ *   (and to come back alone again) period after period.
  *
  * Both keep the same grid of periods from the time the server is made, for deadline-miss
  * accounting (and, for a deferrable server, EDF's deadline).  Everything is lazy:
@@ -45,6 +51,8 @@ struct server {
 	uint8_t sporadic;  /* 1: sporadic replenishment, 0: deferrable */
 	uint8_t nrefill;
 	uint8_t pad;
+	uint64_t grain;	   /* the scheduler's timer resolution (sporadic refills) */
+	uint64_t last_end; /* sporadic: end of the last run whose use is in refill[] */
 	struct server_refill refill[SERVER_REFILLS];
 };
 

@@ -21,6 +21,7 @@ schedcore_init(struct schedcore *c, const struct policy *pol, uint64_t tick_tsc,
 	c->min_gap = tick_tsc / SCHEDCORE_MIN_GAP_PER_TICK;
 	c->running = -1;
 	pol->init(c->state, now, slice);
+	pol->set_grain(c->state, c->min_gap);
 	return 0;
 }
 

@@ -63,8 +63,36 @@ TEST(server_sporadic_refill_list_full_merges_later_never_earlier)
 		s.pol->charge(s.st, 0, 1, 2 * t + 1); /* runs of 1 at 0, 2, 4, ... */
 	CHECK_EQ(srv(0)->nrefill, SERVER_REFILLS);
 	CHECK(sporadic_consistent(srv(0)));
-	CHECK_EQ(srv(0)->refill[SERVER_REFILLS - 1].at, 100 + 2 * (2 * SERVER_REFILLS - 1));
+	/* the last run to get its own refill started at 2 * (R - 1); each of the R merged
+	 * after it started 1 after the one before ended: that one comes back R later */
+	CHECK_EQ(srv(0)->refill[SERVER_REFILLS - 1].at,
+		 100 + 2 * (SERVER_REFILLS - 1) + SERVER_REFILLS);
 	CHECK_EQ(s.pol->budget_left(s.st, 0, 100), 20 - 2 * SERVER_REFILLS + 1);
+}
+
+/* A run charged in pieces, a little apart (the scheduler's own turns between them), comes
+ * back as one piece, a little later; a piece below the grain never comes back alone. */
+TEST(server_sporadic_pieces_within_the_grain_come_back_as_one)
+{
+	sim_init(&s, "fprr", 0, 0);
+	s.pol->set_grain(s.st, 2);
+	CHECK_EQ(sim_add(&s, 0, 0, RES_HARD, 10, 100), 0);
+	s.pol->charge(s.st, 0, 4, 4);  /* 0..4 */
+	s.pol->charge(s.st, 0, 3, 8);  /* 5..8: 1 apart */
+	s.pol->charge(s.st, 0, 2, 12); /* 10..12: 2 apart */
+	CHECK_EQ(srv(0)->nrefill, 1);
+	CHECK_EQ(srv(0)->refill[0].at, 103);
+	CHECK_EQ(srv(0)->refill[0].amount, 9);
+	s.pol->charge(s.st, 0, 1, 20); /* 19..20: 7 apart, a refill of its own */
+	CHECK_EQ(srv(0)->nrefill, 2);
+	CHECK(sporadic_consistent(srv(0)));
+	CHECK_EQ(s.pol->budget_left(s.st, 0, 103), 9);
+	/* 9 used again at 103..112 and 1 (below the grain) at 119 would come back alone:
+	 * it waits for the next */
+	s.pol->charge(s.st, 0, 9, 112);
+	CHECK_EQ(s.pol->budget_left(s.st, 0, 119), 0);
+	CHECK_EQ(s.pol->budget_left(s.st, 0, 203), 10);
+	CHECK(sporadic_consistent(srv(0)));
 }
 
 TEST(server_sporadic_forfeit_of_the_rest_keeps_the_books)
@@ -80,8 +108,8 @@ TEST(server_sporadic_forfeit_of_the_rest_keeps_the_books)
 	s.pol->charge(s.st, 0, s.pol->budget_left(s.st, 0, 4), 4);
 	CHECK_EQ(s.pol->eligible(s.st, 0, 4), 0);
 	CHECK(sporadic_consistent(srv(0)));
-	CHECK_EQ(s.pol->budget_left(s.st, 0, 10), 4); /* the forfeited 1 "ran" 3..4 */
-	CHECK_EQ(s.pol->budget_left(s.st, 0, 13), 5);
+	/* the forfeited 1 "ran" 3..4, inside the run before it: one refill */
+	CHECK_EQ(s.pol->budget_left(s.st, 0, 10), 5);
 }
 
 TEST(server_edf_refuses_a_sporadic_server_without_change)
