@@ -186,7 +186,7 @@ eval-quick: $(IMAGE_INPUTS) $(LBENCH_CPIO) $(SERVERS_BIN)
 # ---- end eval ----
 
 # ---- top-level targets ------------------------------------------------------------------
-.PHONY: help clean run test check bench eval format
+.PHONY: help clean run test check bench eval format compile_commands.json shellcheck
 help:
 	@echo "HiRES distribution - targets:"
 	@echo "  make run [IMAGE=name]    build and boot an image in QEMU (default image: $(DEFAULT_IMAGE))"
@@ -196,9 +196,13 @@ help:
 	@echo "  make bench               benchmark image: one 'bench ...' line per figure"
 	@echo "  make eval                evaluation experiments (eval/): data, plots, figures"
 	@echo "  make eval-quick          a quick pass of every experiment (depths 0 and 16 only)"
-	@echo "  make check               format, static analysis (cppcheck), make test, make eval-quick"
+	@echo "  make check               format, static analysis (cppcheck, shellcheck), make test, make eval-quick"
 	@echo "  make format              reformat the sources with clang-format"
-	@echo "  make kernel|programs     build pieces;  make clean  removes build/"
+	@echo "  make shellcheck          shellcheck every script"
+	@echo "  make manifest-test       the image builder against the good and bad manifests"
+	@echo "  make compile_commands.json  build/compile_commands.json for editors (clangd) and clang tools"
+	@echo "  make deps                install the Debian packages the build needs (mk/deps.sh)"
+	@echo "  make all|kernel|programs build everything, or pieces;  make clean  removes build/"
 	@echo "  variables: V=1 (echo commands), IMAGE=name, KVM=1 (try KVM; untested here, TCG is the default)"
 
 test: $(HOST_TEST_BINS) $(HRIMAGE) images
@@ -218,8 +222,20 @@ check: $(DEPS)
 	$(Q)cppcheck --quiet --std=c11 --enable=warning,portability,performance --inline-suppr \
 		--error-exitcode=1 --suppress=missingIncludeSystem -D__x86_64__ -I kernel -I . \
 		kernel rm policies images subsystems tests/host
+	$(Q)$(MAKE) --no-print-directory shellcheck
 	$(Q)$(MAKE) --no-print-directory test
 	$(Q)$(MAKE) --no-print-directory eval-quick
+
+SCRIPTS = $(shell git ls-files '*.sh') .ci/run
+shellcheck: $(DEPS)
+	$(Q)shellcheck $(SCRIPTS)
+
+# for editors and clang tools: every compile command the build runs, as it runs it
+compile_commands.json: $(DEPS)
+	$(Q)mkdir -p $(B)
+	$(Q)$(MAKE) --no-print-directory -Bn V=1 all $(HOST_TEST_BINS) $(HRIMAGE) $(SERVERS_BIN) \
+		2>/dev/null | python3 mk/compdb.py >$(B)/compile_commands.json
+	@echo "  wrote $(B)/compile_commands.json ($$(grep -c '"file"' $(B)/compile_commands.json) files)"
 
 format: $(DEPS)
 	$(Q)clang-format -i $(CHECK_SRCS)

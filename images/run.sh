@@ -40,8 +40,10 @@ env_file=$(dirname "$iso")/image.env
 # shellcheck source=/dev/null
 [ -f "$env_file" ] && . "$env_file"
 
+# shellcheck disable=SC2054 # QEMU's own option syntax has commas
 args=(-boot d -cdrom "$iso" -m "$MEMORY_MIB" -nographic -no-reboot
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04)
+# shellcheck disable=SC2054
 [ "$icount" = 1 ] && args+=(-icount shift=0,sleep=off)
 if [ "$kvm" = 1 ]; then
 	if [ -r /dev/kvm ] && [ -w /dev/kvm ]; then

@@ -1,7 +1,7 @@
 #!/bin/bash
 # tests/run.sh - every test of the distribution, in three tiers, one line per case:
 #   host      unit tests of pure code under ASan/UBSan (build/htest/*)
-#   docs      every system call has its section in docs/ABI.md
+#   docs      every system call has its section in docs/ABI.md; make help lists every target
 #   manifest  the image builder against good and bad manifests (images/test/run.sh)
 #   image     images booted in QEMU under -icount (deterministic: the same instructions, the
 #             same interleaving on every run); tests/images/NAME.expect lists, one per line,
@@ -54,12 +54,26 @@ tier_host() {
 tier_docs() {
 	local out=$logs/docs.log name p=0 f=0
 	: >"$out"
+	# shellcheck disable=SC2013 # one C identifier a line
 	for name in $(sed -n 's/^[[:space:]]*X(0x[0-9a-f]*, \([a-z_]*\),.*/\1/p' "$top/kernel/abi/hr_syscall.h"); do
 		if grep -q "^### \`$name\`" "$top/docs/ABI.md"; then
 			echo "ok   docs ABI.md documents $name" >>"$out"
 			p=$((p + 1))
 		else
 			echo "FAIL docs ABI.md has no section for system call $name" >>"$out"
+			f=$((f + 1))
+		fi
+	done
+	# make help names every target the Makefile declares phony
+	local help target
+	help=$(make -s -C "$top" help 2>/dev/null)
+	for target in $(sed -n 's/^\.PHONY://p' "$top/Makefile" | tr ' ' '\n' | sort -u); do
+		[ "$target" = help ] && continue
+		if grep -q -E "(make |\|)$target( |\||$)" <<<"$help"; then
+			echo "ok   docs make help lists $target" >>"$out"
+			p=$((p + 1))
+		else
+			echo "FAIL docs make help does not list target $target" >>"$out"
 			f=$((f + 1))
 		fi
 	done

@@ -82,8 +82,7 @@ check_good() {
 check_bad() {
 	local name=$1 expect=${2:-$1.expect} got want
 	want=$(cat "$expect")
-	got=$("$hrimage" "$name.dts" --programs "$progs" --check 2>&1)
-	if [ $? = 0 ]; then
+	if got=$("$hrimage" "$name.dts" --programs "$progs" --check 2>&1); then
 		fail "bad/$name" "accepted (want: $want)"
 	elif [ "$got" != "$want" ]; then
 		fail "bad/$name" "got: $got (want: $want)"
@@ -95,6 +94,7 @@ check_bad() {
 # docs/MANIFEST.md: "<!-- example: images/test/good/X.dts -->" then a ```dts block.
 check_docs() {
 	local doc=$top/docs/MANIFEST.md file n=0
+	# shellcheck disable=SC2013 # one path a line, no spaces in them
 	for file in $(sed -n 's/^<!-- example: \(.*\) -->$/\1/p' "$doc"); do
 		n=$((n + 1))
 		awk -v f="$file" '
