@@ -372,7 +372,6 @@ sched_tick(void)
 
 	kinfo.ticks++;
 	kinfo.tick_at = now;
-	root_comp->region->ticks++;
 	fire_due(now);
 }
 

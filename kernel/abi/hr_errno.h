@@ -33,7 +33,16 @@ enum hr_errno {
 #undef HR_ERRNO_ENUM
 };
 
-#define HR_ERRNO_MIN (-14)
+/* The codes are -1, -2, ...: the most negative is minus how many there are. */
+#define HR_ERRNO_ONE(name, value, text) +1
+enum { HR_ERRNO_COUNT = 0 HR_ERRORS(HR_ERRNO_ONE) };
+#undef HR_ERRNO_ONE
+#define HR_ERRNO_MIN (-HR_ERRNO_COUNT)
+#define HR_ERRNO_IN_RANGE(name, value, text)                   \
+	_Static_assert((value) < 0 && (value) >= HR_ERRNO_MIN, \
+		       #name " is one of -1 .. HR_ERRNO_MIN");
+HR_ERRORS(HR_ERRNO_IN_RANGE)
+#undef HR_ERRNO_IN_RANGE
 
 /* Success values are >= 0; every value in [HR_ERRNO_MIN, -1] is one of the codes above. */
 #define HR_IS_ERR(v) ((long) (v) < 0 && (long) (v) >= HR_ERRNO_MIN)

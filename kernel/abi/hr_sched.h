@@ -69,20 +69,21 @@ struct hr_kinfo {
 	uint64_t tsc_hz;   /* TSC ticks per second */
 	uint64_t tick_tsc; /* TSC ticks per timer tick */
 };
+_Static_assert(sizeof(struct hr_kinfo) == 32, "hr_kinfo is ABI");
 
 struct hr_sched_region {
 	/* header: 64 bytes */
-	uint64_t ticks;	    /* kernel: timer ticks delivered to this scheduler so far */
-	uint32_t ev_head;   /* kernel: events written (free-running) */
-	uint32_t ev_tail;   /* scheduler: events consumed (free-running) */
-	uint32_t ev_lost;   /* kernel: events dropped on a full ring: resynchronise from the
+	uint64_t resv_ticks; /* reserved, 0 (the tick count is hr_kinfo.ticks, for everyone) */
+	uint32_t ev_head;    /* kernel: events written (free-running) */
+	uint32_t ev_tail;    /* scheduler: events consumed (free-running) */
+	uint32_t ev_lost;    /* kernel: events dropped on a full ring: resynchronise from the
 			     * objects' states (comp_state, thread slots) when it changes */
-	uint32_t depth;	    /* kernel: depth of this scheduler */
-	uint32_t pevt;	    /* kernel: 1 while the parent has events pending for us */
-	uint32_t evt_thd;   /* kernel: our event thread (0 if none) */
-	uint64_t tsc_hz;    /* kernel: TSC ticks per second (estimated at boot) */
-	uint64_t tick_tsc;  /* kernel: TSC ticks per timer tick */
-	uint32_t preempted; /* kernel: thread our event thread's last activation preempted */
+	uint32_t depth;	     /* kernel: depth of this scheduler */
+	uint32_t pevt;	     /* kernel: 1 while the parent has events pending for us */
+	uint32_t evt_thd;    /* kernel: our event thread (0 if none) */
+	uint64_t tsc_hz;     /* kernel: TSC ticks per second (estimated at boot) */
+	uint64_t tick_tsc;   /* kernel: TSC ticks per timer tick */
+	uint32_t preempted;  /* kernel: thread our event thread's last activation preempted */
 	uint32_t resv0;
 	uint64_t resv1;
 	struct hr_kevent ev[HR_KEV_RING];
