@@ -1,8 +1,8 @@
 /*
- * hrimage.c - the image builder: MANIFEST in, per image a boot descriptor, a GRUB menu
- * and an environment file out (images/mkiso.sh makes the ISO).  Everything is checked
- * before anything is written; the first problem in file order is reported as
- * `MANIFEST:LINE: error: ...`.  Usage: hrimage --help.
+ * hrimage.c - the image builder: MANIFEST in (and the test images' own files after it), per
+ * image a boot descriptor, a GRUB menu and an environment file out (images/mkiso.sh makes
+ * the ISO).  Everything is checked before anything is written; the first problem in file
+ * order is reported as `FILE:LINE: error: ...`.  Usage: hrimage --help.
  */
 #include "diag.h"
 #include "dtc.h"
@@ -19,14 +19,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define MANIFESTS_MAX 256
+
 struct opts {
-	const char *manifest, *programs, *out, *image;
+	const char *manifest[MANIFESTS_MAX]; /* the first names the default image */
+	unsigned nmanifest;
+	const char *programs, *out, *image;
 	int list, dflt, check;
 };
 
 static const char usage[] =
-	"usage: hrimage MANIFEST --programs DIR (--check | --list | --default | --out DIR [--image "
-	"NAME])\n"
+	"usage: hrimage MANIFEST [TEST.dts...] --programs DIR (--check | --list | --default |\n"
+	"       --out DIR [--image NAME])\n"
+	"  MANIFEST        the distribution's images, one of them the default; each TEST.dts\n"
+	"                  after it holds more images (a test's, beside its .expect)\n"
 	"  --programs DIR  where the built programs are (NAME.elf)\n"
 	"  --check         validate only\n"
 	"  --list          print the name of every image that can be built (sweeps expanded)\n"
@@ -60,37 +66,63 @@ parse_args(int argc, char **argv, struct opts *o)
 			*(argv[i][2] == 'l'   ? &o->list
 			  : argv[i][2] == 'd' ? &o->dflt
 					      : &o->check) = 1;
-		} else if (argv[i][0] == '-' || o->manifest) {
+		} else if (argv[i][0] == '-' || o->nmanifest == MANIFESTS_MAX) {
 			diag_fatal("unexpected argument '%s'\n%s", argv[i], usage);
 		} else {
-			o->manifest = argv[i];
+			o->manifest[o->nmanifest++] = argv[i];
 		}
 	}
-	if (!o->manifest || !o->programs || o->list + o->dflt + o->check + !!o->out != 1 ||
+	if (!o->nmanifest || !o->programs || o->list + o->dflt + o->check + !!o->out != 1 ||
 	    (o->image && !o->out))
 		diag_fatal("missing or conflicting arguments\n%s", usage);
 }
 
-/* Read, expand and check the whole manifest; exit 1 after reporting the first problem. */
+/* An image of this file named like one of an earlier file's. */
+static void
+check_unique(const struct image *mine, const struct image *before)
+{
+	for (const struct image *i = mine; i; i = i->next)
+		for (const struct image *j = before; j; j = j->next)
+			if (!strcmp(i->name, j->name))
+				diag_error(i->line, "image name '%s' is used in %s already",
+					   i->name, j->file);
+}
+
+/* Read, expand and check one manifest file; exit 1 after reporting its first problem.
+ * Lines are the file's own (lines.c keeps one file's map at a time), so a file is done
+ * before the next is read. */
 static struct image *
-load(const struct opts *o, struct image **declared)
+load_one(const char *file, int main, const struct image *before)
 {
 	struct dtc_out dtc;
 	struct image *list;
 
-	diag_file(o->manifest);
-	if (!source_read(o->manifest) && !dtc_compile(o->manifest, &dtc) &&
-	    fdt_check_header(dtc.dtb))
+	diag_file(file);
+	if (!source_read(file) && !dtc_compile(file, &dtc) && fdt_check_header(dtc.dtb))
 		diag_error(0, "dtc produced a malformed blob");
 	if (diag_report())
 		exit(1);
-	prog_scan(o->programs);
-	*declared = manifest_read(dtc.dtb);
-	list = sweep_images(*declared);
+	list = sweep_images(manifest_read(dtc.dtb, file, main));
 	for (struct image *i = list; i; i = i->next)
 		image_check(i);
+	check_unique(list, before);
 	if (diag_report())
 		exit(1);
+	return list;
+}
+
+/* Every image of every file, in order. */
+static struct image *
+load(const struct opts *o)
+{
+	struct image *list = NULL, **tail = &list;
+
+	prog_scan(o->programs);
+	for (unsigned f = 0; f < o->nmanifest; f++) {
+		*tail = load_one(o->manifest[f], f == 0, list);
+		while (*tail)
+			tail = &(*tail)->next;
+	}
 	return list;
 }
 
@@ -114,6 +146,7 @@ build(const struct opts *o, const struct image *list)
 		;
 	if (o->image && !i) {
 		names(list, all, sizeof(all));
+		diag_file(o->manifest[0]);
 		diag_error(0, "unknown image '%s' (images: %s)", o->image, all);
 		diag_report();
 		exit(1);
@@ -121,7 +154,7 @@ build(const struct opts *o, const struct image *list)
 	for (i = list; i; i = i->next) {
 		if (o->image && strcmp(i->name, o->image))
 			continue;
-		out_image(i, o->out, o->manifest);
+		out_image(i, o->out, i->file);
 		table_print(i, stdout);
 	}
 }
@@ -130,10 +163,10 @@ int
 main(int argc, char **argv)
 {
 	struct opts o = { 0 };
-	struct image *declared, *list;
+	struct image *list;
 
 	parse_args(argc, argv, &o);
-	list = load(&o, &declared);
+	list = load(&o);
 	if (o.list)
 		for (struct image *i = list; i; i = i->next)
 			printf("%s\n", i->name);

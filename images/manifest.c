@@ -152,28 +152,35 @@ read_image(const void *fdt, int off)
 	return img;
 }
 
-/* Exactly one image is the default (check_repeat refuses a sweep as the default). */
+/* Exactly one image of the main manifest is the default (check_repeat refuses a sweep as
+ * the default), and none of another file's. */
 static void
-check_default(struct image *list, int line_top)
+check_default(struct image *list, int line_top, int main)
 {
 	struct image *first = NULL;
 
 	for (struct image *i = list; i; i = i->next) {
 		if (!i->is_default)
 			continue;
-		if (first)
+		if (!main)
+			diag_error(
+				i->line_default,
+				"image '%s' is marked default, but only the first manifest names "
+				"the default image",
+				i->name);
+		else if (first)
 			diag_error(i->line_default,
 				   "image '%s' is marked default but image '%s' already is",
 				   i->name, first->name);
 		else
 			first = i;
 	}
-	if (list && !first)
+	if (main && list && !first)
 		diag_error(line_top, "no image is marked default (add 'default;' to one image)");
 }
 
 struct image *
-manifest_read(const void *fdt)
+manifest_read(const void *fdt, const char *file, int main)
 {
 	static const char *const none[] = { NULL };
 	struct prop_ctx top = { fdt, 0, "/", "'/' (only image nodes belong there)", 0 };
@@ -187,10 +194,11 @@ manifest_read(const void *fdt)
 	fdt_for_each_subnode(off, fdt, 0)
 	{
 		*tail = read_image(fdt, off);
+		(*tail)->file = file;
 		tail = &(*tail)->next;
 	}
 	if (!list)
 		diag_error(top.line, "the manifest defines no images");
-	check_default(list, top.line);
+	check_default(list, top.line, main);
 	return list;
 }

@@ -53,6 +53,7 @@ struct node {
 
 struct image {
 	char name[NAME_LEN_MAX + 1];
+	const char *file; /* the manifest file it is defined in (errors, generated comments) */
 	int line, line_default, line_sweep;
 	int is_default, sweep;
 	int generated; /* by a depth sweep: its lines are the template's */
@@ -64,11 +65,12 @@ struct image {
 };
 
 /*
- * Read every image of the dtc blob `fdt` (its nodes through node_read()) and check the
- * file-wide rules: at least one image, exactly one default.  Problems go to diag_error();
- * an image with any is marked bad.  Returns the images in manifest order.
+ * Read every image of the dtc blob `fdt`, compiled from `file` (its nodes through
+ * node_read()), and check the file-wide rules: at least one image; in the main manifest
+ * (`main`) exactly one default, in any other (a test image's file) none.  Problems go to
+ * diag_error(); an image with any is marked bad.  Returns the images in manifest order.
  */
-struct image *manifest_read(const void *fdt);
+struct image *manifest_read(const void *fdt, const char *file, int main);
 
 /*
  * Read the node at offset `off` (full path `path`) and its subtree, checking every

@@ -3,8 +3,10 @@
 # build: descriptor, GRUB menu, env); every bad/X.dts must fail with exactly the one line in
 # bad/X.expect.  A manifest too large or too binary to keep as a file (bad/X.gen, a Bash
 # script printing it) is generated as X.dts in a scratch directory and judged the same way.
-# good/X.list, if present, is the expected `hrimage --list` output; good/X.desc, if present,
-# lists "IMAGE NODE PROPERTY VALUE..." lines that the built descriptors must hold (fdtget -t u).
+# X.also, if present, is a second manifest file given after X.dts (as tests/images/*.dts
+# are given after MANIFEST).  good/X.list, if present, is the expected `hrimage --list`
+# output; good/X.desc, if present, lists "IMAGE NODE PROPERTY VALUE..." lines that the
+# built descriptors must hold (fdtget -t u).
 # The examples in docs/MANIFEST.md must be copies of the good files they name.
 # Usage: images/test/run.sh [HRIMAGE]      (from the top of the tree; make manifest-test)
 #
@@ -62,15 +64,25 @@ check_desc() {
 	done <"$1"
 }
 
+# X.also, if present, is a second manifest file given after X.dts (as a test image's file
+# is given after MANIFEST).
+files() {
+	echo "$1.dts"
+	[ -f "$1.also" ] && echo "$1.also"
+	return 0
+}
+
 check_good() {
 	local name=$1 err
+	local -a in
+	mapfile -t in < <(files "$name")
 	rm -rf "$tmp/out"
-	if ! err=$("$hrimage" "$name.dts" --programs "$progs" --check 2>&1); then
+	if ! err=$("$hrimage" "${in[@]}" --programs "$progs" --check 2>&1); then
 		fail "good/$name" "$err"
-	elif ! err=$("$hrimage" "$name.dts" --programs "$progs" --out "$tmp/out" 2>&1 >/dev/null); then
+	elif ! err=$("$hrimage" "${in[@]}" --programs "$progs" --out "$tmp/out" 2>&1 >/dev/null); then
 		fail "good/$name" "build: $err"
 	elif [ -f "$name.list" ] &&
-		! diff -u "$name.list" <("$hrimage" "$name.dts" --programs "$progs" --list) >"$tmp/diff"; then
+		! diff -u "$name.list" <("$hrimage" "${in[@]}" --programs "$progs" --list) >"$tmp/diff"; then
 		fail "good/$name" "--list differs: $(tr '\n' ' ' <"$tmp/diff")"
 	elif [ -f "$name.desc" ] && ! err=$(check_desc "$name.desc" "$tmp/out"); then
 		fail "good/$name" "descriptor: $err"
@@ -81,8 +93,10 @@ check_good() {
 
 check_bad() {
 	local name=$1 expect=${2:-$1.expect} got want
+	local -a in
+	mapfile -t in < <(files "$name")
 	want=$(cat "$expect")
-	if got=$("$hrimage" "$name.dts" --programs "$progs" --check 2>&1); then
+	if got=$("$hrimage" "${in[@]}" --programs "$progs" --check 2>&1); then
 		fail "bad/$name" "accepted (want: $want)"
 	elif [ "$got" != "$want" ]; then
 		fail "bad/$name" "got: $got (want: $want)"
