@@ -128,7 +128,7 @@ HOST_TEST_BINS := $(foreach t,$(HOST_TESTS),$(B)/htest/$(basename $(notdir $(t))
 # and it keeps the parsed manifest until it exits); images/test/run.sh tests it.
 HRIMAGE_CFLAGS := -std=gnu11 -O2 -g $(WARN) -I. -MMD -MP
 HRIMAGE_OBJS := $(patsubst %,$(B)/host/obj/%.o,$(HRIMAGE_SRCS))
-IMAGE_INPUTS := $(HRIMAGE) $(B)/kernel.elf $(PROGRAM_ELFS) $(MANIFEST)
+IMAGE_INPUTS := $(HRIMAGE) $(B)/kernel.elf $(PROGRAM_ELFS) $(MANIFEST) $(TEST_MANIFESTS)
 # the image to build or run: IMAGE, else the default (asks hrimage, so MANIFEST errors show)
 IMAGE_NAME = name='$(IMAGE)'; [ -n "$$name" ] || name=$$($(HRIMAGE_RUN) --default) || exit 1
 

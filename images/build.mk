@@ -1,9 +1,12 @@
 # images/build.mk - the image builder (a host tool) and the images MANIFEST describes.
 # Recipes are in the top Makefile's images section; images/README.md says what is here.
 MANIFEST := MANIFEST
+# each test image lives in its own file beside its expectations (tests/images/NAME.dts and
+# NAME.expect); the builder reads them after MANIFEST, as one set of images
+TEST_MANIFESTS := $(sort $(wildcard tests/images/*.dts))
 HRIMAGE_SRCS := $(wildcard images/*.c) rm/elf.c rm/treeline.c policies/admit.c
 HRIMAGE := $(B)/host/hrimage
-HRIMAGE_RUN = $(HRIMAGE) $(MANIFEST) --programs $(B)/prog
+HRIMAGE_RUN = $(HRIMAGE) $(MANIFEST) $(TEST_MANIFESTS) --programs $(B)/prog
 IMAGES_OUT := $(B)/images
 # lazily, so that only a target that needs it runs the builder (and shows a MANIFEST error)
 DEFAULT_IMAGE = $(shell if [ -x $(HRIMAGE) ]; then $(HRIMAGE_RUN) --default; \
