@@ -61,14 +61,15 @@ flush(struct comp *c)
 	c->con_len = 0;
 }
 
-/* Control characters other than tab and escape could break the one-line-one-writer rule
- * (a carriage return) or the terminal; they are shown as '?'. */
+/* Control characters other than tab could break the one-line-one-writer rule: a carriage
+ * return, or an escape sequence that moves the cursor back over the tag and redraws the
+ * line as another writer's on a terminal.  They are shown as '?'. */
 static char
 printable(char ch)
 {
 	unsigned char u = (unsigned char) ch;
 
-	if (ch == '\t' || u == 0x1b || (u >= 0x20 && u != 0x7f))
+	if (ch == '\t' || (u >= 0x20 && u != 0x7f))
 		return ch;
 	return '?';
 }

@@ -43,6 +43,7 @@ syscall_dispatch(struct regs *r)
 	uint64_t nr = r->rax;
 	long v;
 
+	assert(hw_kernel_flags_clean());
 	if (kdebug > 1)
 		kprintf("[k] thread %u syscall %lx\n", t->id, nr);
 	if (nr >= HR_SYS_BASE && nr < HR_SYS_END)

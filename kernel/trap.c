@@ -100,6 +100,7 @@ void trap_bad_return(void);
 void
 trap(struct regs *r)
 {
+	assert(hw_kernel_flags_clean());
 	if (r->vector >= HW_IRQ_BASE && r->vector < HW_VECTORS) {
 		irq((unsigned) r->vector);
 		return;
@@ -110,6 +111,7 @@ trap(struct regs *r)
 void
 trap_kernel(struct regs *r)
 {
+	assert(hw_kernel_flags_clean());
 	if (r->vector >= HW_IRQ_BASE && r->vector < HW_VECTORS) {
 		irq((unsigned) r->vector);
 		return;

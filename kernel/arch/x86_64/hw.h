@@ -79,6 +79,22 @@ hw_tsc(void)
 	return ((uint64_t) hi << 32) | lo;
 }
 
+/*
+ * Flags user code can set that the kernel must never run with: TF, DF, IOPL, NT.  entry.S
+ * and the interrupt gates clear them on every way in; trap() and syscall_dispatch() assert
+ * it, so a path that forgets panics at once under test instead of corrupting a copy or
+ * faulting an iretq later.  AC is not among them: interrupt gates keep it, and without SMAP
+ * (never enabled) it has no effect in ring 0.
+ */
+#define HW_FLAGS_KERNEL_NEVER 0x7500ull
+static inline int
+hw_kernel_flags_clean(void)
+{
+	uint64_t f;
+	__asm__ volatile("pushfq; pop %0" : "=r"(f));
+	return !(f & HW_FLAGS_KERNEL_NEVER);
+}
+
 _Noreturn void hw_ret_to_user(void);
 _Noreturn void hw_idle(void);
 _Noreturn void hw_poweroff(int code);
