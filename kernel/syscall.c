@@ -33,6 +33,7 @@ sys_poweroff(struct thd *t)
 		return refuse(HR_EPERM, "only the root powers off");
 	console_end(t->comp);
 	kprintf("[k] power off (status %ld)\n", (long) t->regs.rdi);
+	console_sync();
 	hw_poweroff((int) (t->regs.rdi & 0x7f));
 }
 

@@ -7,6 +7,7 @@
  * of it through a kernel event.  Either way the kernel reports what happened on the
  * console and carries on.  An exception in kernel mode is a kernel bug: panic.
  */
+#include "console.h"
 #include "comp.h"
 #include "thd.h"
 #include "sched.h"
@@ -56,8 +57,10 @@ irq(unsigned vec)
 		return;
 	}
 	hw_irq_ack(vec);
-	if (vec == HW_VEC_TIMER)
+	if (vec == HW_VEC_TIMER) {
+		console_drain(); /* what the UART takes now: at most its FIFO */
 		sched_tick();
+	}
 }
 
 static void

@@ -23,14 +23,15 @@
 #include <stdio.h>
 #include <string.h>
 
-#define RFLAGS_NT 0x4000ul
-#define RFLAGS_DF 0x400ul
-#define LAST_PAGE 0x7ffffffff000ul
-#define FAR_APART (1ul << 39) /* one top-level entry apart: three tables each */
-#define FAR_BASE  0x10000000000ul
-#define CHURN	  3000
-#define HOARD	  64	      /* far-apart aliases kept: the bound allows them all, the quota not */
-#define FLOOD	  (64 * 1024) /* one writev of this kept the kernel busy for 1.5 ticks */
+#define RFLAGS_NT  0x4000ul
+#define RFLAGS_DF  0x400ul
+#define LAST_PAGE  0x7ffffffff000ul
+#define FAR_APART  (1ul << 39) /* one top-level entry apart: three tables each */
+#define FAR_BASE   0x10000000000ul
+#define CHURN	   3000
+#define HOARD	   64 /* far-apart aliases kept: the bound allows them all, the quota not */
+#define FLOOD	   (64 * 1024) /* one writev of this kept the kernel busy for 1.5 ticks */
+#define FLOOD_IOVS 64
 
 static uint64_t
 ticks(uint64_t n)
@@ -113,10 +114,16 @@ flooder(void *arg)
 	for (size_t i = 0; i < sizeof(buf); i++)
 		buf[i] = i % 128 == 127 ? '\n' : 'x';
 	flooding = 1;
+	/* 64 vectors of 511 bytes a call: the bound is the call's, not each vector's (once
+	 * each took 511 bytes, 32 KiB a call) */
 	while (done < sizeof(buf)) {
-		long iov[2] = { (long) (buf + done), (long) (sizeof(buf) - done) };
-		long n = hr_sys(20 /* Linux writev */, 1, (long) iov, 1, 0, 0);
-		if (n <= 0)
+		long iov[2 * FLOOD_IOVS], n, cnt = 0;
+		for (uint64_t at = done; at < sizeof(buf) && cnt < FLOOD_IOVS; at += 511, cnt++) {
+			iov[2 * cnt] = (long) (buf + at);
+			iov[2 * cnt + 1] = (long) (sizeof(buf) - at < 511 ? sizeof(buf) - at : 511);
+		}
+		n = hr_sys(20 /* Linux writev */, 1, (long) iov, cnt, 0, 0);
+		if (n < 0)
 			break;
 		done += (uint64_t) n;
 	}
