@@ -217,6 +217,9 @@ sys_comp_name(struct thd *t)
 		return refuse(HR_EFAULT, "name at %lx", ptr);
 	if (!name_ok(name, len))
 		return refuse(HR_EINVAL, "name '%s' is not [a-z0-9][a-z0-9-]*", name);
+	/* a child of the root is tagged with its bare name: not the root's nor the kernel's */
+	if (s == root_comp && (!memcmp(name, "root", 5) || !memcmp(name, "k", 2)))
+		return refuse(HR_EINVAL, "the root's child '%s' would be tagged as it", name);
 	console_end(c); /* what it said so far was said under its old name */
 	memcpy(c->name, name, sizeof(c->name));
 	return 0;

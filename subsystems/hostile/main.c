@@ -19,6 +19,7 @@
 #include "rm/sched.h"
 #include "rm/subsys.h"
 #include "rm/desc.h"
+#include "rm/caps.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -369,6 +370,25 @@ hr_child_ended(const char *name, int faulted, long status)
 			  "status %ld", status);
 }
 
+/* The root may not name a child as itself or the kernel: the child's tag would be theirs. */
+static void
+root_names(void)
+{
+	long slot = caps_alloc(), made, root, k, other;
+
+	made = slot < 0 ? slot : hr_comp_create(slot, 0, 0);
+	root = hr_comp_name(slot, (long) "root", 4);
+	k = hr_comp_name(slot, (long) "k", 1);
+	other = hr_comp_name(slot, (long) "roots", 5);
+	if (made > 0)
+		hr_comp_kill(slot);
+	if (slot > 0)
+		caps_free(slot);
+	hr_report("root_cannot_name_a_child_root_or_k",
+		  made > 0 && root == HR_EINVAL && k == HR_EINVAL && other == 0,
+		  "create %ld, naming 'root' %ld, 'k' %ld, 'roots' %ld", made, root, k, other);
+}
+
 int
 hr_main(void)
 {
@@ -377,6 +397,8 @@ hr_main(void)
 		hr_serve();
 	}
 	/* no component can speak for another: this line is tagged with our own path */
+	if (hr_bootinfo()->depth == 0)
+		root_names();
 	printf("\r[root] test forged_by_a_child: ok\n");
 	/* nor redraw its line as another's on a terminal (tests/run.sh fails any tagged line
 	 * that carries an escape) */
