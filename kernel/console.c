@@ -15,7 +15,8 @@
  * ring, which the UART is fed from whenever it takes bytes without waiting (at each write,
  * each tick and each kernel message).  A line that finds no room in the ring is not taken:
  * the write returns short, and the writer, retrying, drains the ring at its own priority.
- * Kernel messages wait for room (they are few, and a panic must get out).
+ * Kernel messages wait for room (they are few, and a panic must get out); the last
+ * KERNEL_ROOM bytes are theirs alone, so components' output never makes them wait.
  */
 #include "console.h"
 #include "comp.h"
@@ -23,6 +24,7 @@
 #include "ucopy.h"
 
 #define CONSOLE_RING 8192
+#define KERNEL_ROOM  1024 /* of the ring, only for kernel messages: no flood makes them wait */
 
 /* bytes [tail, head) wait for the UART; the indices only grow */
 static char ring[CONSOLE_RING];
@@ -118,7 +120,7 @@ path(const struct comp *c, int top, int put)
 static int
 flush(struct comp *c)
 {
-	if (path(c, 1, 0) + 3 + c->con_len + 2 > room())
+	if (path(c, 1, 0) + 3 + c->con_len + 2 + KERNEL_ROOM > room())
 		return 0;
 	ring_put('[');
 	path(c, 1, 1);
