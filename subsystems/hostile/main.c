@@ -365,9 +365,14 @@ hr_child_ended(const char *name, int faulted, long status)
 			  status);
 	else if (!strcmp(name, "execdata"))
 		hr_report("data_execution_faults", faulted, "it ended with %ld", status);
-	else if (!strcmp(name, "late"))
+	else if (!strcmp(name, "late")) {
 		hr_report("exit_not_lost_while_a_sibling_ticks", !faulted && status == 0,
 			  "status %ld", status);
+		/* the ticker's 300 wake notices coalesce: our ring never filled (uncoalesced,
+		 * it did, and only the resynchronisation found the exit) */
+		hr_report("notices_coalesce_the_ring_never_fills", hr_region()->ev_lost == 0,
+			  "%u kernel events lost", (unsigned) hr_region()->ev_lost);
+	}
 }
 
 /* The root may not name a child as itself or the kernel: the child's tag would be theirs. */
