@@ -38,7 +38,6 @@ uint64_t hw_deadline_init(uint64_t tsc_hz); /* -> the timer's counts per second 
 void hw_deadline_set(uint64_t tsc);
 void hw_deadline_ack(void);
 
-void hw_console_putc(char c);	/* waits until the UART takes c ('\n' as "\r\n") */
 unsigned hw_console_room(void); /* bytes the UART takes now without waiting */
 void hw_console_tx(char c);	/* send one byte; only after hw_console_room said so */
 

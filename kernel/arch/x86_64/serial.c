@@ -2,7 +2,7 @@
  * serial.c - the console: COM1 at 115200 8N1, polled.  QEMU connects it to the terminal
  * (-serial stdio), so both kernel messages and components' printf land there.  The kernel
  * never waits on it for a component: kernel/console.c queues output and sends what the
- * UART takes without waiting (hw_console_room); only a panic waits (hw_console_putc).
+ * UART takes without waiting (hw_console_room); only kernel messages and power-off wait.
  */
 #include "cpu.h"
 #include "hw.h"
@@ -21,16 +21,6 @@ hw_console_init(void)
 	outb(COM1 + 3, 0x03); /* 8N1 */
 	outb(COM1 + 2, 0xc7); /* FIFO on, cleared */
 	outb(COM1 + 4, 0x03);
-}
-
-void
-hw_console_putc(char c)
-{
-	if (c == '\n')
-		hw_console_putc('\r');
-	while (!(inb(COM1 + 5) & LSR_THRE))
-		;
-	outb(COM1, (uint8_t) c);
 }
 
 unsigned
