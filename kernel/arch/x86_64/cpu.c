@@ -116,10 +116,30 @@ hw_fpu_clean(struct hw_fpu *f)
 	*f = clean_fpu;
 }
 
+/* SMEP, where the CPU has it: the kernel can then never execute a page of the user half
+ * (the kernel half is W^X already, paging.c).  QEMU's default TCG CPU lacks it. */
+static void
+smep_init(void)
+{
+	uint32_t a = 0, b, c = 0, d;
+	uint64_t cr4;
+
+	__asm__ volatile("cpuid" : "+a"(a), "=b"(b), "+c"(c), "=d"(d));
+	if (a < 7)
+		return;
+	a = 7, c = 0;
+	__asm__ volatile("cpuid" : "+a"(a), "=b"(b), "+c"(c), "=d"(d));
+	if (!(b & (1u << 7)))
+		return;
+	__asm__ volatile("mov %%cr4, %0" : "=r"(cr4));
+	__asm__ volatile("mov %0, %%cr4" : : "r"(cr4 | (1ull << 20)));
+}
+
 void
 hw_cpu_init(void)
 {
 	fpu_init();
+	smep_init();
 	load_gdt();
 	load_idt();
 	wrmsr(MSR_STAR, ((uint64_t) KDATA_SEL << 48) | ((uint64_t) KCODE_SEL << 32));

@@ -151,7 +151,8 @@ pt_present(uint64_t e)
 uint64_t pt_pa(uint64_t e);
 unsigned pt_perms(uint64_t e);
 void pt_flush(uint64_t pgtbl, uint64_t va); /* after changing a present entry */
-void pt_kernel_init(uint64_t max_pa);	    /* direct map of [0, max_pa) and kernel image */
+/* Direct map of [0, max_pa) and the kernel image, W^X: 0, or why it could not be made. */
+const char *pt_kernel_init(uint64_t max_pa);
 void *pt_kernel_mmio(uint64_t pa); /* device registers at pa, uncached, in the kernel half */
 
 /* Leaf page tables and their shadows come in pairs of frames; the allocator is generic. */
