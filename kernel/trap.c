@@ -108,6 +108,8 @@ trap(struct regs *r)
 		irq((unsigned) r->vector);
 		return;
 	}
+	if (r->vector == 8) /* its frame is on the IST stack, not the thread's: a kernel bug */
+		panic("double fault from user mode at ip %lx", r->rip);
 	user_fault(cur, r);
 }
 

@@ -4,7 +4,8 @@
  * The kernel half (entries 256..511 of every top-level table) is shared: a direct map of
  * RAM at HW_KDIRECT with 2 MiB pages, never executable, and the kernel image at -2 GiB with
  * 4 KiB pages, its text read-execute, its rodata read-only, its data and bss read-write
- * and not executable; nothing else is mapped there (pt_kernel_init checks W^X).  User halves
+ * and not executable, but for the guard page below the kernel stack; nothing else is
+ * mapped there (pt_kernel_init checks W^X).  User halves
  * are built from pairs of frames (pt_alloc): the table itself and, 4 KiB above it, a
  * shadow page with one word of kernel metadata per entry (alias.c keeps mapping nodes
  * there), so finding the metadata of a mapping costs nothing beyond the walk.  Above the
@@ -32,7 +33,7 @@ static uint64_t direct_pdpt[512] __attribute__((aligned(4096)));
 static uint64_t image_pdpt[512] __attribute__((aligned(4096)));
 static uint64_t direct_pd[MAX_GIB][512] __attribute__((aligned(4096)));
 
-extern char kernel_text[], kernel_rodata[], kernel_data[], kernel_end[];
+extern char kernel_text[], kernel_rodata[], kernel_data[], kernel_end[], kstack_guard[];
 
 #define IMAGE_PTS 8 /* the kernel image may span 16 MiB at -2 GiB */
 
@@ -55,6 +56,8 @@ image_map(void)
 			e |= PTE_NX;
 		if (va >= data)
 			e |= PTE_W;
+		if (va == (uint64_t) kstack_guard)
+			e = 0; /* below the kernel stack: an overflow faults (entry.S) */
 		pt[off >> 21][(off >> 12) & 511] = e;
 	}
 	for (unsigned i = 0; i < IMAGE_PTS; i++)
