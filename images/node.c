@@ -328,6 +328,21 @@ count_kind(const struct node *n, int task)
 	return c;
 }
 
+/* The console tags a child of the root with its bare name (kernel/console.c): "root" and
+ * "k" are the root's and the kernel's. */
+static int
+tag_free(const struct node *k, int line)
+{
+	const char *whose = !strcmp(k->name, "root") ? "the root itself"
+			    : !strcmp(k->name, "k")  ? "the kernel"
+						     : NULL;
+
+	if (whose)
+		diag_error(line, "%s '%s' of the root would be tagged [%s] on the console, like %s",
+			   node_kind_name(k->kind), k->name, k->name, whose);
+	return !whose;
+}
+
 /* Subsystems have children; a task or component may not.  The runtime keeps at most
  * DESC_CHILDREN_MAX children and DESC_TASKS_MAX tasks per subsystem (rm/desc.h). */
 static void
@@ -353,6 +368,8 @@ read_kids(const void *fdt, int off, const char *path, struct node *n)
 		}
 		*tail = node_read(fdt, k, sub, n);
 		task = (*tail)->kind == NODE_TASK;
+		if (!n->parent && !task && !tag_free(*tail, lines_node(sub)))
+			return;
 		if (count_kind(n, task) > (task ? DESC_TASKS_MAX : DESC_CHILDREN_MAX)) {
 			diag_error(lines_node(sub), "subsystem '%s' has more than %d %s", n->name,
 				   task ? DESC_TASKS_MAX : DESC_CHILDREN_MAX,

@@ -104,6 +104,7 @@ comp_end(struct comp *c, enum comp_state why, struct thd *t, uint64_t a, uint64_
 	if (c == root_comp) {
 		kprintf("[k] root component %s (status %d): powering off\n",
 			why == COMP_EXITED ? "exited" : "faulted", (int) c->exit_code);
+		console_sync();
 		hw_poweroff(why == COMP_EXITED ? (int) (a & 0x7f) : 0x7e);
 	}
 	/* Threads inside c are stopped lazily: thd_prepare unwinds or frees them. */

@@ -10,6 +10,9 @@
 struct comp;
 struct thd;
 
+/* Bytes of one write call (write, or writev's whole vector) the kernel takes at most. */
+#define CONSOLE_CHUNK 512
+
 /* Take up to a bounded number of bytes of c's output at user address buf: how many were
  * taken (a short count: the caller writes the rest), or HR_EFAULT (nothing taken). */
 long console_write(struct comp *c, uint64_t buf, uint64_t len);
@@ -17,5 +20,12 @@ long console_write(struct comp *c, uint64_t buf, uint64_t len);
 void console_end(struct comp *c);
 
 long sys_comp_name(struct thd *t);
+
+/* Kernel messages: queue ch ('\n' as "\r\n"), waiting for room if the ring is full. */
+void console_kputc(char ch);
+/* Feed the UART what it takes now without waiting (at most its FIFO). */
+void console_drain(void);
+/* Wait until everything queued has gone out (before power-off). */
+void console_sync(void);
 
 #endif

@@ -4,6 +4,7 @@
  * and the test runner.
  */
 #include "kernel.h"
+#include "console.h"
 
 int kdebug;
 
@@ -20,9 +21,17 @@ put_num(uint64_t v, unsigned base, int neg, int width, char pad)
 	if (neg)
 		buf[n++] = '-';
 	while (width-- > n)
-		hw_console_putc(pad);
+		console_kputc(pad);
 	while (n)
-		hw_console_putc(buf[--n]);
+		console_kputc(buf[--n]);
+}
+
+/* A string argument may be a user's (a name a refusal quotes): a line break or an escape
+ * in it must not start a line that looks like another writer's. */
+static char
+shown(char ch)
+{
+	return (unsigned char) ch < 0x20 || ch == 0x7f ? '?' : ch;
 }
 
 static uint64_t
@@ -43,7 +52,7 @@ kvprintf(const char *fmt, va_list ap)
 		int lng = 0, width = 0;
 		char pad = ' ';
 		if (*fmt != '%') {
-			hw_console_putc(*fmt);
+			console_kputc(*fmt);
 			continue;
 		}
 		fmt++;
@@ -72,21 +81,22 @@ kvprintf(const char *fmt, va_list ap)
 		case 's': {
 			const char *s = va_arg(aq, const char *);
 			for (s = s ? s : "(null)"; *s; s++)
-				hw_console_putc(*s);
+				console_kputc(shown(*s));
 			break;
 		}
 		case 'c':
-			hw_console_putc((char) va_arg(aq, int));
+			console_kputc(shown((char) va_arg(aq, int)));
 			break;
 		default:
-			hw_console_putc('%');
+			console_kputc('%');
 			if (*fmt)
-				hw_console_putc(*fmt);
+				console_kputc(*fmt);
 			else
 				fmt--;
 		}
 	}
 	va_end(aq);
+	console_drain();
 }
 
 void
@@ -107,5 +117,6 @@ panic(const char *fmt, ...)
 	kvprintf(fmt, ap);
 	va_end(ap);
 	kprintf("\n");
+	console_sync();
 	hw_poweroff(0x7f);
 }

@@ -65,16 +65,19 @@ outv(struct comp *c, uint64_t fd, uint64_t iov, uint64_t cnt)
 
 	if (cnt > 64)
 		return -EINVAL;
-	for (uint64_t i = 0; i < cnt; i++) {
+	/* the bound is the call's, not each vector's: 64 of 511 bytes would be 32 KiB */
+	for (uint64_t i = 0; i < cnt && total < CONSOLE_CHUNK; i++) {
 		uint64_t v[2];
 		long n;
 		if (ucopy_from(c, v, iov + 16 * i, sizeof(v)))
 			return -EFAULT;
-		if ((n = out(c, fd, v[0], v[1])) < 0)
+		if (v[0] >= HR_VA_USER_END || v[1] > HR_VA_USER_END - v[0])
+			return total ? total : -EFAULT; /* all of it, not just what we take */
+		if ((n = out(c, fd, v[0], MIN(v[1], CONSOLE_CHUNK - (uint64_t) total))) < 0)
 			return total ? total : n;
 		total += n;
 		if ((uint64_t) n < v[1])
-			break; /* the bound of one call was reached */
+			break; /* the bound of one call was reached, or the console is full */
 	}
 	return total;
 }

@@ -76,6 +76,7 @@ kmain(uint32_t magic, uint64_t info)
 {
 	struct hw_boot b;
 	uint64_t max_pa, frames, tsc_hz, hz, debug;
+	const char *why;
 	struct thd *root;
 
 	hw_console_init();
@@ -86,7 +87,8 @@ kmain(uint32_t magic, uint64_t info)
 	debug = opt(b.cmdline, "debug", 0);
 	kdebug = debug > 2 ? 2 : (int) debug; /* 1: refusals, 2: every call too */
 	memory_init(&b, &max_pa);
-	pt_kernel_init(max_pa);
+	if ((why = pt_kernel_init(max_pa)))
+		panic("kernel page tables: %s", why);
 	hw_cpu_init();
 	frames = frame_total_user();
 	alias_init(2 * frames + 1024);

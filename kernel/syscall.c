@@ -33,6 +33,7 @@ sys_poweroff(struct thd *t)
 		return refuse(HR_EPERM, "only the root powers off");
 	console_end(t->comp);
 	kprintf("[k] power off (status %ld)\n", (long) t->regs.rdi);
+	console_sync();
 	hw_poweroff((int) (t->regs.rdi & 0x7f));
 }
 
@@ -43,6 +44,7 @@ syscall_dispatch(struct regs *r)
 	uint64_t nr = r->rax;
 	long v;
 
+	assert(hw_kernel_flags_clean());
 	if (kdebug > 1)
 		kprintf("[k] thread %u syscall %lx\n", t->id, nr);
 	if (nr >= HR_SYS_BASE && nr < HR_SYS_END)

@@ -7,6 +7,7 @@
  * of it through a kernel event.  Either way the kernel reports what happened on the
  * console and carries on.  An exception in kernel mode is a kernel bug: panic.
  */
+#include "console.h"
 #include "comp.h"
 #include "thd.h"
 #include "sched.h"
@@ -56,8 +57,10 @@ irq(unsigned vec)
 		return;
 	}
 	hw_irq_ack(vec);
-	if (vec == HW_VEC_TIMER)
+	if (vec == HW_VEC_TIMER) {
+		console_drain(); /* what the UART takes now: at most its FIFO */
 		sched_tick();
+	}
 }
 
 static void
@@ -100,16 +103,20 @@ void trap_bad_return(void);
 void
 trap(struct regs *r)
 {
+	assert(hw_kernel_flags_clean());
 	if (r->vector >= HW_IRQ_BASE && r->vector < HW_VECTORS) {
 		irq((unsigned) r->vector);
 		return;
 	}
+	if (r->vector == 8) /* its frame is on the IST stack, not the thread's: a kernel bug */
+		panic("double fault from user mode at ip %lx", r->rip);
 	user_fault(cur, r);
 }
 
 void
 trap_kernel(struct regs *r)
 {
+	assert(hw_kernel_flags_clean());
 	if (r->vector >= HW_IRQ_BASE && r->vector < HW_VECTORS) {
 		irq((unsigned) r->vector);
 		return;

@@ -21,7 +21,8 @@ emit(const char *buf, size_t n)
 
 	while (done < n) {
 		ssize_t w = write(1, buf + done, n - done);
-		if (w <= 0)
+		/* 0: the console's ring is full; writing again drains it (kernel/console.c) */
+		if (w < 0)
 			return -1;
 		done += (size_t) w;
 	}

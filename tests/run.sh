@@ -141,6 +141,15 @@ judge_image() {
 		echo "FAIL image $name finished: the root never finished (QEMU exit $rc; log $log)" >>"$out"
 		f=$((f + 1))
 	fi
+	# no tagged line carries an escape: one could move the cursor over its tag and redraw
+	# the line as another writer's on a terminal (kernel/console.c shows it as '?')
+	if grep -a -q $'^\\[[^]]*\\] .*\x1b' "$log.lines"; then
+		echo "FAIL image $name no_escape_in_tagged_lines: $(grep -a -m1 $'^\\[[^]]*\\] .*\x1b' "$log.lines" | cat -v)" >>"$out"
+		f=$((f + 1))
+	else
+		echo "ok   image $name no_escape_in_tagged_lines" >>"$out"
+		p=$((p + 1))
+	fi
 	grep -a "^\[[^]]*\] test .*: FAIL" "$log.lines" | while read -r l; do echo "FAIL image $name unexpected: $l"; done >>"$out"
 	f=$((f + $(grep -a -c "^\[[^]]*\] test .*: FAIL" "$log.lines")))
 	echo "$p passed, $f failed" >>"$out"

@@ -37,6 +37,7 @@
 #include "rm/sched.h"
 #include "rm/subsys.h"
 #include "rm/rand.h"
+#include "rm/res.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -277,12 +278,26 @@ hog_churn(void)
 			 "first grow at %#lx, later at %#lx", first, va);
 }
 
+/* Reservation records, as many as it can: RES_PER_CHILD at most, and the neighbour still
+ * gets one (neighbour). */
+static void
+hog_records(void)
+{
+	long n = 0, r;
+
+	while (n < 64 && (r = hr_res_create(RES_SOFT, RES_MEM)) >= 0)
+		n++;
+	hr_report("fair_hog_reservation_records_capped", r == HR_ENOMEM && n <= RES_PER_CHILD,
+		  "%ld records created, then %ld (%s)", n, r, hr_strerror(r));
+}
+
 static void
 hog_share(void *arg)
 {
 	long shares = 0, r;
 
 	(void) arg;
+	hog_records();
 	r = hr_mem_share("good", 1024);
 	hr_report("fair_hog_cannot_share_beyond_its_reservation", r == HR_ENOMEM,
 		  "sharing 4 MiB of its 1 MiB: got %ld (%s)", r, hr_strerror(r));
@@ -327,6 +342,11 @@ neighbour(void *arg)
 	r = pi_sleep(t0 + 2 * hr_tick_tsc());
 	hr_report("fair_good_sleeps_beside_hog", r == 0 && hr_tsc() >= t0 + 2 * hr_tick_tsc(),
 		  "sleep in the root: %ld (%s)", r, hr_strerror(r));
+	r = hr_res_create(RES_SOFT, RES_MEM);
+	hr_report("fair_good_creates_a_reservation_beside_hog", r >= 0, "got %ld (%s)", r,
+		  hr_strerror(r));
+	if (r >= 0)
+		hr_res_delete(r);
 }
 HR_TASK(neighbour);
 

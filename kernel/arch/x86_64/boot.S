@@ -29,6 +29,8 @@ boot_entry:
 	mov	%eax, %edi                        /* survives into kmain's first argument */
 	mov	%ebx, %esi
 	mov	$boot_stack_top, %esp
+	pushl	$0                                /* multiboot2 leaves most flags undefined: */
+	popfl                                     /* NT or IOPL must not outlive the boot */
 
 	/* pd: 512 x 2 MiB pages covering the first GiB */
 	mov	$boot_pd, %ebx

@@ -32,7 +32,9 @@ static uint64_t gdt[7];
 static struct gate idt[HW_VECTORS];
 
 extern const uint64_t vec_table[HW_VECTORS];
-extern char syscall_entry[];
+extern char syscall_entry[], df_stack_top[];
+
+#define VEC_DOUBLE_FAULT 8
 
 /* read by entry.S */
 struct regs *cur_frame;
@@ -55,7 +57,8 @@ load_gdt(void)
 	gdt[5] = (lim & 0xffff) | ((base & 0xffffff) << 16) | (0x89ull << 40) |
 		 (((lim >> 16) & 0xf) << 48) | (((base >> 24) & 0xff) << 56);
 	gdt[6] = base >> 32;
-	tss.iomap_base = sizeof(tss); /* no I/O bitmap: user mode has no port access */
+	tss.iomap_base = sizeof(tss);	      /* no I/O bitmap: user mode has no port access */
+	tss.ist[0] = (uint64_t) df_stack_top; /* IST 1: double faults (entry.S) */
 	__asm__ volatile("lgdt %0" : : "m"(ptr));
 	__asm__ volatile("ltr %w0" : : "r"(TSS_SEL));
 }
@@ -72,7 +75,7 @@ load_idt(void)
 		uint64_t off = vec_table[i];
 		idt[i] = (struct gate){ .off_lo = (uint16_t) off,
 					.sel = KCODE_SEL,
-					.ist = 0,
+					.ist = i == VEC_DOUBLE_FAULT, /* its own stack */
 					.type = 0x8e, /* present, DPL 0, interrupt gate */
 					.off_mid = (uint16_t) (off >> 16),
 					.off_hi = (uint32_t) (off >> 32),
@@ -116,10 +119,30 @@ hw_fpu_clean(struct hw_fpu *f)
 	*f = clean_fpu;
 }
 
+/* SMEP, where the CPU has it: the kernel can then never execute a page of the user half
+ * (the kernel half is W^X already, paging.c).  QEMU's default TCG CPU lacks it. */
+static void
+smep_init(void)
+{
+	uint32_t a = 0, b, c = 0, d;
+	uint64_t cr4;
+
+	__asm__ volatile("cpuid" : "+a"(a), "=b"(b), "+c"(c), "=d"(d));
+	if (a < 7)
+		return;
+	a = 7, c = 0;
+	__asm__ volatile("cpuid" : "+a"(a), "=b"(b), "+c"(c), "=d"(d));
+	if (!(b & (1u << 7)))
+		return;
+	__asm__ volatile("mov %%cr4, %0" : "=r"(cr4));
+	__asm__ volatile("mov %0, %%cr4" : : "r"(cr4 | (1ull << 20)));
+}
+
 void
 hw_cpu_init(void)
 {
 	fpu_init();
+	smep_init();
 	load_gdt();
 	load_idt();
 	wrmsr(MSR_STAR, ((uint64_t) KDATA_SEL << 48) | ((uint64_t) KCODE_SEL << 32));

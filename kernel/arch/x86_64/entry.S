@@ -194,10 +194,22 @@ vec_table:
 	.balign 16
 user_rsp_scratch:
 	.skip 8
+	/* the kernel stack sits above a guard page paging.c leaves unmapped: an overflow
+	 * faults, and the double fault that follows runs on df_stack (TSS IST 1) and panics,
+	 * instead of writing over whatever lies below */
+	.balign 4096
+	.globl kstack_guard
+kstack_guard:
+	.skip 4096
 	.globl kstack
 kstack:
 	.skip 16384
 	.globl kstack_top
 kstack_top:
+	.balign 16
+df_stack:
+	.skip 4096
+	.globl df_stack_top
+df_stack_top:
 
 	.section .note.GNU-stack, "", @progbits

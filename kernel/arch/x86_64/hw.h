@@ -38,7 +38,8 @@ uint64_t hw_deadline_init(uint64_t tsc_hz); /* -> the timer's counts per second 
 void hw_deadline_set(uint64_t tsc);
 void hw_deadline_ack(void);
 
-void hw_console_putc(char c);
+unsigned hw_console_room(void); /* bytes the UART takes now without waiting */
+void hw_console_tx(char c);	/* send one byte; only after hw_console_room said so */
 
 /* frames and threads */
 void hw_frame_init_user(struct regs *r, uint64_t ip, uint64_t sp);
@@ -77,6 +78,22 @@ hw_tsc(void)
 	uint32_t lo, hi;
 	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
 	return ((uint64_t) hi << 32) | lo;
+}
+
+/*
+ * Flags user code can set that the kernel must never run with: TF, DF, IOPL, NT.  entry.S
+ * and the interrupt gates clear them on every way in; trap() and syscall_dispatch() assert
+ * it, so a path that forgets panics at once under test instead of corrupting a copy or
+ * faulting an iretq later.  AC is not among them: interrupt gates keep it, and without SMAP
+ * (never enabled) it has no effect in ring 0.
+ */
+#define HW_FLAGS_KERNEL_NEVER 0x7500ull
+static inline int
+hw_kernel_flags_clean(void)
+{
+	uint64_t f;
+	__asm__ volatile("pushfq; pop %0" : "=r"(f));
+	return !(f & HW_FLAGS_KERNEL_NEVER);
 }
 
 _Noreturn void hw_ret_to_user(void);
@@ -134,7 +151,8 @@ pt_present(uint64_t e)
 uint64_t pt_pa(uint64_t e);
 unsigned pt_perms(uint64_t e);
 void pt_flush(uint64_t pgtbl, uint64_t va); /* after changing a present entry */
-void pt_kernel_init(uint64_t max_pa);	    /* direct map of [0, max_pa) and kernel image */
+/* Direct map of [0, max_pa) and the kernel image, W^X: 0, or why it could not be made. */
+const char *pt_kernel_init(uint64_t max_pa);
 void *pt_kernel_mmio(uint64_t pa); /* device registers at pa, uncached, in the kernel half */
 
 /* Leaf page tables and their shadows come in pairs of frames; the allocator is generic. */

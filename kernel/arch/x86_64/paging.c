@@ -2,7 +2,10 @@
  * paging.c - x86-64 4-level page tables.
  *
  * The kernel half (entries 256..511 of every top-level table) is shared: a direct map of
- * RAM at HW_KDIRECT and the kernel image at -2 GiB, both with 2 MiB pages.  User halves
+ * RAM at HW_KDIRECT with 2 MiB pages, never executable, and the kernel image at -2 GiB with
+ * 4 KiB pages, its text read-execute, its rodata read-only, its data and bss read-write
+ * and not executable, but for the guard page below the kernel stack; nothing else is
+ * mapped there (pt_kernel_init checks W^X).  User halves
  * are built from pairs of frames (pt_alloc): the table itself and, 4 KiB above it, a
  * shadow page with one word of kernel metadata per entry (alias.c keeps mapping nodes
  * there), so finding the metadata of a mapping costs nothing beyond the walk.  Above the
@@ -10,6 +13,7 @@
  * to, so a table that empties is freed at once, in O(levels), and a component that maps
  * and removes far apart holds no more tables than it has mappings.
  */
+#include "asm.h"
 #include "cpu.h"
 #include "hw.h"
 #include "../../abi/hr_syscall.h"
@@ -29,7 +33,59 @@ static uint64_t direct_pdpt[512] __attribute__((aligned(4096)));
 static uint64_t image_pdpt[512] __attribute__((aligned(4096)));
 static uint64_t direct_pd[MAX_GIB][512] __attribute__((aligned(4096)));
 
-void
+extern char kernel_text[], kernel_rodata[], kernel_data[], kernel_end[], kstack_guard[];
+
+#define IMAGE_PTS 8 /* the kernel image may span 16 MiB at -2 GiB */
+
+/* Only the kernel image at -2 GiB, each section with its own rights (W^X): a user page
+ * below 1 GiB is not executable through it.  The page directory's entry, or 0 if the
+ * image does not fit. */
+static uint64_t
+image_map(void)
+{
+	static uint64_t pd[512] __attribute__((aligned(4096)));
+	static uint64_t pt[IMAGE_PTS][512] __attribute__((aligned(4096)));
+	uint64_t text = (uint64_t) kernel_text, rodata = (uint64_t) kernel_rodata;
+	uint64_t data = (uint64_t) kernel_data, end = (uint64_t) kernel_end;
+
+	if (end - KERNEL_VMA > IMAGE_PTS * (1ull << 21))
+		return 0;
+	for (uint64_t va = text; va < end; va += 4096) {
+		uint64_t off = va - KERNEL_VMA, e = off | PTE_P;
+		if (va >= rodata)
+			e |= PTE_NX;
+		if (va >= data)
+			e |= PTE_W;
+		if (va == (uint64_t) kstack_guard)
+			e = 0; /* below the kernel stack: an overflow faults (entry.S) */
+		pt[off >> 21][(off >> 12) & 511] = e;
+	}
+	for (unsigned i = 0; i < IMAGE_PTS; i++)
+		pd[i] = hw_virt_to_phys(pt[i]) | PTE_P | PTE_W;
+	return hw_virt_to_phys(pd) | PTE_P | PTE_W;
+}
+
+/* A leaf entry of the table at level `level` (4: the top), from entry `from` on, that is
+ * both writable and executable, or 0. */
+static uint64_t
+wx_find(const uint64_t *t, int level, unsigned from)
+{
+	for (unsigned i = from; i < 512; i++) {
+		uint64_t e = t[i], bad;
+		if (!(e & PTE_P))
+			continue;
+		if (level == 1 || (e & PTE_PS)) {
+			if ((e & PTE_W) && !(e & PTE_NX))
+				return e;
+			continue;
+		}
+		if ((bad = wx_find(hw_phys_to_virt(e & PTE_ADDR), level - 1, 0)))
+			return bad;
+	}
+	return 0;
+}
+
+const char *
 pt_kernel_init(uint64_t max_pa)
 {
 	uint64_t gibs = (max_pa + (1ull << 30) - 1) >> 30;
@@ -41,14 +97,14 @@ pt_kernel_init(uint64_t max_pa)
 			direct_pd[g][i] = ((g << 30) | (i << 21)) | PTE_P | PTE_W | PTE_PS | PTE_NX;
 		direct_pdpt[g] = hw_virt_to_phys(direct_pd[g]) | PTE_P | PTE_W;
 	}
-	/* the kernel image: -2 GiB maps physical 0..1 GiB, executable */
-	static uint64_t image_pd[512] __attribute__((aligned(4096)));
-	for (uint64_t i = 0; i < 512; i++)
-		image_pd[i] = (i << 21) | PTE_P | PTE_W | PTE_PS;
-	image_pdpt[510] = hw_virt_to_phys(image_pd) | PTE_P | PTE_W;
+	if (!(image_pdpt[510] = image_map()))
+		return "the kernel image does not fit its page tables (IMAGE_PTS)";
 	kernel_pml4[256] = hw_virt_to_phys(direct_pdpt) | PTE_P | PTE_W;
 	kernel_pml4[511] = hw_virt_to_phys(image_pdpt) | PTE_P | PTE_W;
 	write_cr3(hw_virt_to_phys(kernel_pml4));
+	if (wx_find(kernel_pml4, 4, 256))
+		return "a kernel page is writable and executable";
+	return 0;
 }
 
 /* The 2 MiB around pa goes into the direct map where RAM does not already cover it. */

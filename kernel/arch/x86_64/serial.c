@@ -1,11 +1,15 @@
 /*
  * serial.c - the console: COM1 at 115200 8N1, polled.  QEMU connects it to the terminal
- * (-serial stdio), so both kernel messages and components' printf land there.
+ * (-serial stdio), so both kernel messages and components' printf land there.  The kernel
+ * never waits on it for a component: kernel/console.c queues output and sends what the
+ * UART takes without waiting (hw_console_room); only kernel messages and power-off wait.
  */
 #include "cpu.h"
 #include "hw.h"
 
-#define COM1 0x3f8
+#define COM1	 0x3f8
+#define LSR_THRE 0x20 /* transmit FIFO empty */
+#define FIFO	 16   /* bytes a 16550A's transmit FIFO holds */
 
 void
 hw_console_init(void)
@@ -19,12 +23,14 @@ hw_console_init(void)
 	outb(COM1 + 4, 0x03);
 }
 
-void
-hw_console_putc(char c)
+unsigned
+hw_console_room(void)
 {
-	if (c == '\n')
-		hw_console_putc('\r');
-	while (!(inb(COM1 + 5) & 0x20))
-		;
+	return inb(COM1 + 5) & LSR_THRE ? FIFO : 0;
+}
+
+void
+hw_console_tx(char c)
+{
 	outb(COM1, (uint8_t) c);
 }
