@@ -30,14 +30,15 @@ base_pages(const char *program, uint64_t desc_pages)
 	       CTOR_HEAP_MIN;
 }
 
-/* The page shared with the parent and one invocation stack per child. */
+/* The page shared with the parent and each child's invocation stacks (rm/ctor.h; tasks are
+ * our own threads and call nothing of ours). */
 static uint64_t
 service_pages(const struct node *s)
 {
 	uint64_t kids = 0;
 
 	for (const struct node *k = s->kids; k; k = k->next)
-		kids++;
+		kids += k->kind != NODE_TASK;
 	return (s->parent ? CTOR_PCB : 0) + kids * CTOR_STACKS_PER_CHILD;
 }
 

@@ -174,6 +174,14 @@ comp_destroy(struct comp *c)
 	c->state = COMP_FREE;
 }
 
+void
+comp_stack_give(struct comp *c, int stk, const struct comp *caller)
+{
+	c->stk_free |= 1ull << stk;
+	if (c->stk_held[caller->id])
+		c->stk_held[caller->id]--;
+}
+
 /* ---- system calls -------------------------------------------------------------------- */
 
 long
@@ -182,6 +190,7 @@ sys_comp_entry(struct thd *t)
 	struct regs *r = &t->regs;
 	struct comp *c = t->comp;
 	uint64_t entry = r->rdi, base = r->rsi, count = r->rdx, stride = r->r10, tcb = r->r8;
+	uint64_t quota = r->r9;
 	uint64_t all = count == 64 ? ~0ull : (1ull << count) - 1;
 
 	if (entry < HR_VA_IMAGE_MIN || entry >= HR_VA_USER_END)
@@ -191,6 +200,9 @@ sys_comp_entry(struct thd *t)
 		return refuse(HR_EINVAL, "stack pool shape");
 	if (base >= HR_VA_USER_END || stride > (HR_VA_USER_END - base) / count)
 		return refuse(HR_EINVAL, "stack pool outside the user half");
+	if (quota > count)
+		return refuse(HR_EINVAL, "per-caller quota %lu above the pool of %lu", quota,
+			      count);
 	if (c->entry && c->stk_free != c->stk_all)
 		return refuse(HR_EBUSY, "stacks in use");
 	c->entry = entry;
@@ -198,6 +210,8 @@ sys_comp_entry(struct thd *t)
 	c->stk_stride = stride;
 	c->stk_tcb = tcb;
 	c->stk_free = c->stk_all = all;
+	c->stk_quota = (uint8_t) quota;
+	memset(c->stk_held, 0, sizeof(c->stk_held)); /* all free: nobody holds one */
 	return 0;
 }
 

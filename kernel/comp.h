@@ -43,6 +43,10 @@ struct comp {
 	uint64_t stk_base, stk_stride, stk_tcb;
 	uint64_t stk_free; /* bit i set: stack i is free */
 	uint64_t stk_all;  /* the bits of all registered stacks */
+	/* stacks one calling component may hold at once (0: any), and how many each holds, so
+	 * that no caller (a hostile child) can take the stacks its siblings need */
+	uint8_t stk_quota;
+	uint8_t stk_held[HR_COMP_MAX];
 
 	/* memory accounting (alias.c): pages aliased into us, our bound, bound passed on */
 	uint64_t mem_used, mem_bound, mem_given;
@@ -72,6 +76,8 @@ struct comp {
 extern struct comp comps[HR_COMP_MAX];
 
 void comp_pool_init(void);
+/* Stack stk of c's invocation pool is free again; caller had taken it. */
+void comp_stack_give(struct comp *c, int stk, const struct comp *caller);
 /* A fresh live component with an empty address space, child of parent; NULL if none. */
 struct comp *comp_new(struct comp *parent);
 /* The live component a COMP capability in `self`'s table names, or NULL. */

@@ -33,6 +33,8 @@ invoke_decode(struct thd *t, struct comp **out, uint64_t *badge)
 		return refuse(HR_EDEPTH, "invocation stack full");
 	if (!c->stk_free)
 		return HR_EBUSY;
+	if (c->stk_quota && c->stk_held[t->comp->id] >= c->stk_quota)
+		return HR_EBUSY; /* this caller holds its share of the callee's stacks */
 	sub = c->sub;
 	if (!sub || !sched_sees(sub, t))
 		return refuse(HR_EPERM, "thread %u may not run in component %u", t->id, c->id);
@@ -55,6 +57,7 @@ sys_invoke(struct thd *t)
 		return err;
 	idx = __builtin_ctzll(c->stk_free);
 	c->stk_free &= ~(1ull << idx);
+	c->stk_held[caller->id]++;
 	t->inv[t->ninv++] = (struct inv_frame){ .comp = caller,
 						.gen = t->comp_gen,
 						.stk = idx,

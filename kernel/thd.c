@@ -58,7 +58,7 @@ release_stacks(struct thd *t)
 		struct comp *callee = i + 1 < t->ninv ? t->inv[i + 1].comp : t->comp;
 		uint32_t gen = i + 1 < t->ninv ? t->inv[i + 1].gen : t->comp_gen;
 		if (callee->gen == gen && t->inv[i].stk >= 0)
-			callee->stk_free |= 1ull << t->inv[i].stk;
+			comp_stack_give(callee, t->inv[i].stk, t->inv[i].comp);
 	}
 }
 
@@ -134,7 +134,7 @@ thd_unwind(struct thd *t)
 	struct comp *callee = t->comp;
 
 	if (f->stk >= 0 && callee->gen == t->comp_gen)
-		callee->stk_free |= 1ull << f->stk;
+		comp_stack_give(callee, f->stk, f->comp);
 	t->comp = f->comp;
 	t->comp_gen = f->gen;
 	t->fs = f->fs;

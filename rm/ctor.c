@@ -121,11 +121,8 @@ count_module(const struct hr_module *m, void *ctx)
 static uint64_t
 runtime_pages(const struct ctor_spec *s)
 {
-	int kids = 0;
+	unsigned kids = s->subsystem && s->desc ? desc_builds(s->desc, s->node) : 0;
 
-	if (s->subsystem && s->desc)
-		for (int n = desc_child(s->desc, s->node); n >= 0; n = desc_sibling(s->desc, n))
-			kids++;
 	return CTOR_HEAP_MIN + (uint64_t) kids * CTOR_STACKS_PER_CHILD;
 }
 

@@ -22,9 +22,33 @@
  * constructor refuses a reservation that cannot hold them.
  */
 #define CTOR_HEAP_MIN 64 /* the smallest heap a program starts with */
-#define CTOR_STACKS_PER_CHILD \
-	6 /* a subsystem's invocation stack per child: 16 KiB, a guard
-				  * page and a page of TLS (rm/export.c) */
+/*
+ * A subsystem's invocation stacks (rm/export.c; each 16 KiB, a guard page and a page of
+ * TLS: 6 pages): 4 and, for each child, CTOR_STACKS_EACH, which is as many as one child may
+ * hold at once (the kernel counts them by caller, comp_entry's per_caller): its sleepers
+ * in us (SLEEPERS_PER_CHILD, rm/events.h) and one call more.  So no child, nor two, can
+ * take the stacks a sibling's calls need.  The kernel's pool holds 64 at most; beyond that
+ * the share is what 64 - 4 gives each.
+ */
+#define CTOR_STACK_PAGES      6
+#define CTOR_STACKS_EACH      5
+#define CTOR_STACKS_PER_CHILD (CTOR_STACK_PAGES * CTOR_STACKS_EACH)
+#define CTOR_STACKS_MAX	      64
+
+/* The stacks a subsystem with `children` children registers, and one child's share. */
+static inline unsigned
+ctor_stacks(unsigned children)
+{
+	unsigned n = 4 + children * CTOR_STACKS_EACH;
+	return n < CTOR_STACKS_MAX ? n : CTOR_STACKS_MAX;
+}
+
+static inline unsigned
+ctor_stacks_each(unsigned children)
+{
+	unsigned each = children ? (ctor_stacks(children) - 4) / children : 0;
+	return each > CTOR_STACKS_EACH ? CTOR_STACKS_EACH : each;
+}
 #define CTOR_BOOTINFO 1
 #define CTOR_PCB      1 /* the page a subsystem shares with its parent */
 

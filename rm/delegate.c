@@ -45,10 +45,10 @@ static unsigned unforgotten;	/* children marked dead that forget_dead must still
 static void comply(void);
 
 void
-delegate_init(const struct desc_node *self, unsigned children)
+delegate_init(const struct desc_node *self, unsigned children, unsigned builds)
 {
 	const struct hr_bootinfo *bi = hr_bootinfo();
-	uint64_t own = CTOR_HEAP_MIN + (uint64_t) CTOR_STACKS_PER_CHILD * children;
+	uint64_t own = CTOR_HEAP_MIN + (uint64_t) CTOR_STACKS_PER_CHILD * builds;
 	struct admit_supply cpu = { 0, 1 };
 
 	/* what we hold is what we may promise (guaranteed or not: hrimage checks that only a

@@ -16,8 +16,9 @@
 #include "child.h"
 #include "res.h"
 
-/* Our capacity: the memory and CPU we may promise, from our own descriptor node. */
-void delegate_init(const struct desc_node *self, unsigned children);
+/* Our capacity: the memory and CPU we may promise, from our own descriptor node, with
+ * `children` children of which `builds` are built (not tasks: they hold no stacks of ours). */
+void delegate_init(const struct desc_node *self, unsigned children, unsigned builds);
 
 /* The reservations a manifest entry declares for child c (memory and CPU): 0, or an
  * HR_E* code with a sentence in why.  Call before building it. */

@@ -277,6 +277,18 @@ desc_sibling(const void *fdt, int node)
 	return fdt_next_subnode(fdt, node);
 }
 
+unsigned
+desc_builds(const void *fdt, int parent)
+{
+	unsigned n = 0;
+
+	for (int k = desc_child(fdt, parent); k >= 0; k = desc_sibling(fdt, k)) {
+		const char *type = 0;
+		n += str(fdt, k, "type", 16, &type) > 0 && strcmp(type, "task");
+	}
+	return n;
+}
+
 static int
 copy_node(const void *fdt, int node, void *buf)
 {

@@ -66,6 +66,9 @@ int desc_read(const void *fdt, int offset, struct desc_node *out, const char **w
 /* Offsets of a node's children: first, then next; negative when there are no more. */
 int desc_child(const void *fdt, int parent);
 int desc_sibling(const void *fdt, int node);
+/* How many of a node's children are built (subsystems, components: not tasks, which are
+ * its own threads): the callers of its services, for its invocation stacks (rm/ctor.h). */
+unsigned desc_builds(const void *fdt, int parent);
 /* Copy the subtree at node into buf as a blob of its own; its size, or HR_ENOMEM. */
 long desc_extract(const void *fdt, int node, void *buf, uint64_t len);
 

@@ -13,6 +13,7 @@
 #define RM_EVENTS_H
 
 #include <stdint.h>
+#include "ctor.h" /* CTOR_STACKS_EACH: the invocation stacks a child may hold */
 
 struct child;
 
@@ -27,6 +28,7 @@ enum ev_type { EV_BLOCK = 1, EV_WAKE = 2 };
  */
 #define SLEEPERS_PER_CHILD 4
 #define EVQ_LEN		   16
+_Static_assert(SLEEPERS_PER_CHILD < CTOR_STACKS_EACH, "a child's sleepers leave it a stack");
 _Static_assert(EVQ_LEN >= 2 * SLEEPERS_PER_CHILD && !(EVQ_LEN & (EVQ_LEN - 1)), "event queue");
 
 /* ---- parent side ---- */

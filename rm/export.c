@@ -30,7 +30,7 @@ guard_stacks(uint64_t base, unsigned n, uint64_t stride, uint64_t guard_at, uint
 }
 
 long
-hr_export_stacks(unsigned n)
+hr_export_stacks(unsigned n, unsigned per_caller)
 {
 	uint64_t tls = (tls_area_size() + HR_PAGE_SIZE - 1) & ~(HR_PAGE_SIZE - 1);
 	uint64_t stride = tls + HR_PAGE_SIZE + STACK_BYTES, base;
@@ -45,7 +45,7 @@ hr_export_stacks(unsigned n)
 		tls_setup((void *) (base + i * stride), 0);
 	guard_stacks(base, n, stride, tls, 0);
 	err = hr_comp_entry((long) hr_entry_stub, (long) base, n, (long) stride,
-			    (long) tls_tcb_offset());
+			    (long) tls_tcb_offset(), per_caller);
 	if (err) {
 		guard_stacks(base, n, stride, tls, HR_MEM_READ | HR_MEM_WRITE);
 		pages_free(base, n * stride / HR_PAGE_SIZE);
@@ -62,7 +62,7 @@ hr_export(unsigned op, hr_export_fn fn)
 
 	if (op >= HR_EXPORT_MAX || !fn)
 		return HR_EINVAL;
-	if (!registered && (err = hr_export_stacks(DEFAULT_STACKS)))
+	if (!registered && (err = hr_export_stacks(DEFAULT_STACKS, 0)))
 		return err;
 	table[op] = fn;
 	return 0;

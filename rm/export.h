@@ -14,9 +14,11 @@
 
 typedef long (*hr_export_fn)(long a1, long a2, long a3, uint64_t badge, uint32_t caller);
 
-/* Prepare n invocation stacks (up to 64) and register the entry with the kernel.  Called
- * by the first hr_export with a default if the program did not.  0 or an HR_E* code. */
-long hr_export_stacks(unsigned n);
+/* Prepare n invocation stacks (up to 64) and register the entry with the kernel, one
+ * calling component holding at most per_caller of them at once (0: any number; the kernel
+ * refuses a call beyond it with HR_EBUSY).  Called by the first hr_export with a default
+ * if the program did not.  0 or an HR_E* code. */
+long hr_export_stacks(unsigned n, unsigned per_caller);
 /* Offer fn as operation op (< HR_EXPORT_MAX).  0 or an HR_E* code. */
 long hr_export(unsigned op, hr_export_fn fn);
 

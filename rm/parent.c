@@ -6,6 +6,7 @@
 #include "parent.h"
 #include "caps.h"
 #include "child.h"
+#include "ctor.h"
 #include "delegate.h"
 #include "events.h"
 #include "export.h"
@@ -260,12 +261,17 @@ op_mem_share(long a1, long a2, long a3, uint64_t badge, uint32_t caller)
 	return delegate_mem_share(c, name, (uint64_t) a3);
 }
 
+/*
+ * Our invocation stacks (the rule in rm/ctor.h): each child may hold its share at once,
+ * its sleepers and a call more, and the kernel refuses it one beyond (HR_EBUSY, to it
+ * alone), so the stacks a child's calls need are never all held by others.
+ */
 long
 parent_serve(unsigned children)
 {
 	long r;
 
-	if ((r = hr_export_stacks(4 + (children < 60 ? children : 60))) ||
+	if ((r = hr_export_stacks(ctor_stacks(children), ctor_stacks_each(children))) ||
 	    (r = hr_export(PI_CONNECT, op_connect)) || (r = hr_export(PI_YIELD, op_yield)) ||
 	    (r = hr_export(PI_SLEEP, op_sleep)) || (r = hr_export(PI_RES_CREATE, op_res_create)) ||
 	    (r = hr_export(PI_RES_DELETE, op_res_delete)) ||

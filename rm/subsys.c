@@ -418,9 +418,9 @@ subsys_main(void)
 		hr_die("boot descriptor: %s", why);
 	for (int n = desc_child(fdt, 0); n >= 0; n = desc_sibling(fdt, n))
 		kids++;
-	delegate_init(&d, kids);
+	delegate_init(&d, kids, desc_builds(fdt, 0));
 	if ((r = sched_init(d.policy, SLICE_TICKS, &hooks)) || (r = events_init(kids)) ||
-	    (r = parent_serve(kids)))
+	    (r = parent_serve(desc_builds(fdt, 0))))
 		hr_die("scheduler or services: %s", hr_strerror(r));
 	for (int n = desc_child(fdt, 0); n >= 0; n = desc_sibling(fdt, n)) {
 		struct desc_node k;

@@ -16,17 +16,25 @@
 #include "../kernel/abi/hr_bootinfo.h"
 
 static inline long
-hr_sys(long nr, long a0, long a1, long a2, long a3, long a4)
+hr_sys6(long nr, long a0, long a1, long a2, long a3, long a4, long a5)
 {
 	register long r10 __asm__("r10") = a3;
 	register long r8 __asm__("r8") = a4;
+	register long r9 __asm__("r9") = a5;
 	long ret;
 
 	__asm__ volatile("syscall"
 			 : "=a"(ret)
-			 : "a"(nr), "D"(a0), "S"(a1), "d"(a2), "r"(r10), "r"(r8)
+			 : "a"(nr), "D"(a0), "S"(a1), "d"(a2), "r"(r10), "r"(r8), "r"(r9)
 			 : "rcx", "r11", "memory");
 	return ret;
+}
+
+/* Five arguments; the sixth register is 0, never what the compiler left there. */
+static inline long
+hr_sys(long nr, long a0, long a1, long a2, long a3, long a4)
+{
+	return hr_sys6(nr, a0, a1, a2, a3, a4, 0);
 }
 
 #define HR_STUB_C0(num, name)                      \
@@ -58,6 +66,11 @@ hr_sys(long nr, long a0, long a1, long a2, long a3, long a4)
 	static inline long hr_##name(long a0, long a1, long a2, long a3, long a4) \
 	{                                                                         \
 		return hr_sys(num, a0, a1, a2, a3, a4);                           \
+	}
+#define HR_STUB_C6(num, name)                                                              \
+	static inline long hr_##name(long a0, long a1, long a2, long a3, long a4, long a5) \
+	{                                                                                  \
+		return hr_sys6(num, a0, a1, a2, a3, a4, a5);                               \
 	}
 #define HR_STUB_ASM0(num, name)
 #define HR_STUB_ASM1(num, name)

@@ -19,7 +19,7 @@
 #define HR_SYSCALLS(X)                                                                           \
 	X(0x400, invoke, 5, ASM)      /* cap, a0, a1, a2, a3 -> callee's return value      */    \
 	X(0x401, ret, 1, ASM)	      /* value: return from the current invocation         */    \
-	X(0x402, comp_entry, 5, C)    /* entry, stack base, count, stride, tcb offset       */   \
+	X(0x402, comp_entry, 6, C)    /* entry, stack base, count, stride, tcb, per-caller  */   \
 	X(0x403, comp_create, 3, C)   /* cap slot, thread quota, component quota -> comp id */   \
 	X(0x404, comp_kill, 1, C)     /* cap slot of a child component                      */   \
 	X(0x405, comp_state, 1, C)    /* cap slot -> HR_CS_* state, exit code in bits 8..   */   \

@@ -14,6 +14,9 @@
 #include <string.h>
 
 enum { OP_NEST = 1, OP_INNER = 2, OP_ECHO = 3, OP_DIV0 = 4, OP_WILD = 5 };
+/* client -> c (TWICE) -> b (BACK) -> c (AGAIN) -> b (ECHO): c's second call into b while its
+ * first is still there; b lets one caller hold one of its stacks at a time */
+enum { OP_TWICE = 6, OP_BACK = 7, OP_AGAIN = 8 };
 
 static long peer; /* capability to the next server of the chain */
 
@@ -59,6 +62,29 @@ c_nest(long a1, long a2, long a3, uint64_t badge, uint32_t caller)
 	return r < 0 ? r : r * 1000 + caller;
 }
 
+/* c: the first of its two calls into b, and the second, made while the first is in b. */
+static long
+c_twice(long a1, long a2, long a3, uint64_t badge, uint32_t caller)
+{
+	(void) a1, (void) a2, (void) a3, (void) badge, (void) caller;
+	return hr_invoke(peer, OP_BACK, 0, 0, 0);
+}
+
+static long
+c_again(long a1, long a2, long a3, uint64_t badge, uint32_t caller)
+{
+	(void) a1, (void) a2, (void) a3, (void) badge, (void) caller;
+	return hr_invoke(peer, OP_ECHO, 5, 0, 0);
+}
+
+/* b: back into c, which calls b again. */
+static long
+b_back(long a1, long a2, long a3, uint64_t badge, uint32_t caller)
+{
+	(void) a1, (void) a2, (void) a3, (void) badge, (void) caller;
+	return hr_invoke(peer, OP_AGAIN, 0, 0, 0);
+}
+
 static long
 echo(long a1, long a2, long a3, uint64_t badge, uint32_t caller)
 {
@@ -86,15 +112,21 @@ wild(long a1, long a2, long a3, uint64_t badge, uint32_t caller)
 static int
 serve(const char *role)
 {
+	/* b: one stack at a time for each caller (comp_entry's per_caller) */
+	if (!strcmp(role, "b"))
+		hr_export_stacks(4, 1);
 	/* echo first (peers wait for it), the chain once our own peer is connected */
 	hr_export(OP_ECHO, echo);
 	if (!strcmp(role, "b")) {
 		peer = connect_ready("inv-c");
 		hr_export(OP_INNER, b_inner);
 		hr_export(OP_NEST, b_nest);
+		hr_export(OP_BACK, b_back);
 	} else if (!strcmp(role, "c")) {
 		peer = connect_ready("inv-b");
 		hr_export(OP_NEST, c_nest);
+		hr_export(OP_TWICE, c_twice);
+		hr_export(OP_AGAIN, c_again);
 	} else if (!strcmp(role, "faulty")) {
 		hr_export(OP_DIV0, div0);
 		hr_export(OP_WILD, wild);
@@ -133,6 +165,21 @@ test_bad_caps(long b)
 	hr_report_eq("invoke_still_works_after_bad_caps", hr_invoke(b, OP_ECHO, 1234, 0, 0), 1234);
 }
 
+/* A caller beyond its share of b's stacks is refused, and only it: the same call from a
+ * caller holding none (we, the client) goes through, before and after. */
+static void
+test_stack_share(long b)
+{
+	long c = connect_ready("inv-c");
+
+	hr_report_eq("invoke_caller_beyond_its_stack_share_refused",
+		     c < 0 ? c : hr_invoke(c, OP_TWICE, 0, 0, 0), HR_EBUSY);
+	hr_report_eq("invoke_other_callers_keep_their_stack_share", hr_invoke(b, OP_ECHO, 9, 0, 0),
+		     9);
+	hr_report_eq("invoke_nested_chain_within_shares_still_works",
+		     hr_invoke(b, OP_NEST, 0, 0, 0) > 0, 1);
+}
+
 static void
 test_fault(const char *server, int op, const char *name, long b)
 {
@@ -159,6 +206,7 @@ client(void)
 		return 1;
 	test_nested(b);
 	test_bad_caps(b);
+	test_stack_share(b);
 	test_fault("faulty1", OP_DIV0, "fault_division_by_zero_in_callee", b);
 	test_fault("faulty2", OP_WILD, "fault_wild_pointer_in_callee", b);
 	return 0;

@@ -119,6 +119,10 @@ hr_main(void)
 		long got = hr_sys(k->nr, a0, k->a1, k->a2, k->a3, k->a4);
 		bad += !hr_report_eq(k->name, got, k->want);
 	}
+	/* the one call with a sixth argument: a per-caller share above the pool */
+	bad += !hr_report_eq("comp_entry_share_above_pool",
+			     hr_sys6(S(comp_entry), 0x401000, HR_VA_FREE, 4, 8192, 0, 5),
+			     HR_EINVAL);
 	hr_report("kernel_works_after_bad_calls",
 		  hr_sys(L_WRITE, 1, (long) "", 0, 0, 0) == 0 && hr_thd_self() > 0,
 		  "a plain call failed");
