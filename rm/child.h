@@ -32,6 +32,7 @@ struct child {
 	uint64_t shared;       /* pages siblings share with it: lent beyond its reservations */
 	uint32_t nshares;      /* shares it asked for (and pays for) (delegate.c) */
 	uint64_t mem_target;   /* pages it may hold once a revocation is through (0: none) */
+	uint32_t cpu_gen;      /* its CPU reservation's gen before a revocation (delegate.c) */
 	int dead;	       /* gone, but its reservations are not forgotten yet */
 	int down;	       /* gone and forgotten, waiting to be rebuilt */
 	struct restart restart;

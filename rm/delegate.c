@@ -11,6 +11,10 @@
  * gives back free pages (delegate_turn on its side), or first revokes from its own soft
  * children and gives back what they return, and so on down the tree.  Its kernel bound
  * follows what it holds, never below.
+ *
+ * Revocation of soft CPU (delegate.h) goes the same way, except that nothing has to be given
+ * back: we serve the child with less at once, and tell it, so that it serves its own
+ * children with less in turn.
  */
 #include "delegate.h"
 #include "caps.h"
@@ -42,7 +46,10 @@ static uint32_t revisions_seen; /* our parent's revocations we have looked at */
 static uint64_t our_target;	/* pages our parent wants us to be down to (0: none) */
 static unsigned unforgotten;	/* children marked dead that forget_dead must still forget */
 
+static uint64_t cpu_revisions_seen; /* our parent's CPU revocations we have applied */
+
 static void comply(void);
+static void revoke_cpu_locked(void);
 
 void
 delegate_init(const struct desc_node *self, unsigned children, unsigned builds)
@@ -233,6 +240,8 @@ delegate_cpu_rebind(struct child *c, uint32_t budget, uint32_t period, char *why
 		snprintf(why, len, "cannot reschedule '%s': %s", c->name, hr_strerror(err));
 		res_bind(&book, c->id, c->res_cpu, &old, 0, 0); /* it held a moment ago */
 	}
+	if (!err) /* grown guaranteed, it may have been admitted over soft ones */
+		revoke_cpu_locked();
 	hr_lock_give(&lock);
 	return err;
 }
@@ -355,6 +364,50 @@ serve_cpu(struct child *c, const struct res *r)
 		       hr_strerror(err));
 }
 
+/* c's CPU reservation (it holds one at most), or NULL. */
+static const struct res *
+cpu_res(const struct child *c)
+{
+	long id = res_cpu_of(&book, c->id);
+
+	return id >= 0 ? res_get(&book, c->id, id) : 0;
+}
+
+/* Tell child c (a subsystem) that we serve it as r says now, and make its scheduler run. */
+static void
+notify_cpu(struct child *c, const struct res *r)
+{
+	if (!c->ctor.pcb)
+		return;
+	c->ctor.pcb->cpu_budget = r->spec.budget;
+	c->ctor.pcb->cpu_period = r->spec.period;
+	c->ctor.pcb->cpu_revision++; /* after the two: the child reads it first */
+	notify(c);
+}
+
+/* With lock held: if the CPU we promised no longer fits what we hold, shrink soft
+ * reservations until it does, and serve and tell every child whose reservation shrank. */
+static void
+revoke_cpu_locked(void)
+{
+	const struct res *r;
+
+	if (res_cpu_fits(&book))
+		return; /* every bind's case */
+	for (struct child *c = child_next(0); c; c = child_next(c))
+		c->cpu_gen = (r = cpu_res(c)) ? r->gen : 0;
+	res_cpu_revoke_soft(&book);
+	for (struct child *c = child_next(0); c; c = child_next(c)) {
+		if (!child_live(c) || !(r = cpu_res(c)) || r->gen == c->cpu_gen)
+			continue;
+		printf("revoking: '%s' cpu down to %u/%u\n", c->name, r->spec.budget,
+		       r->spec.period);
+		if (sched_ent(c->ent))
+			serve_cpu(c, r);
+		notify_cpu(c, r);
+	}
+}
+
 long
 delegate_res_delete(struct child *c, long id)
 {
@@ -418,6 +471,8 @@ delegate_res_bind(struct child *c, long id, uint64_t x, uint64_t y)
 		serve_cpu(c, r);
 	if (!err && res_mem_excess(&book))
 		revoke_locked(res_mem_excess(&book));
+	if (!err && r->family == RES_CPU) /* a guaranteed one is admitted over soft ones */
+		revoke_cpu_locked();
 	hr_lock_give(&lock);
 	return err;
 }
@@ -606,6 +661,38 @@ delegate_supply(void)
 	return book.supply;
 }
 
+/* With lock held: our parent revoked CPU from us: what it serves us with now is our supply
+ * (guaranteed or not as before: only soft reservations are revoked), and what we promised
+ * our own children must fit it. */
+static void
+cpu_comply_locked(void)
+{
+	const volatile struct hr_pcb *pcb = (const struct hr_pcb *) HR_VA_PCB;
+	uint64_t rev = pcb->cpu_revision; /* first: the parent writes it last */
+	struct admit_supply now = { pcb->cpu_budget, pcb->cpu_period };
+
+	if (rev == cpu_revisions_seen)
+		return;
+	cpu_revisions_seen = rev;
+	if (res_cpu_supply(&book, now, book.cpu_guaranteed))
+		return; /* malformed: our parent serves us as it will, we keep our book */
+	printf("our cpu is now %u/%u\n", now.budget, now.period);
+	revoke_cpu_locked();
+}
+
+long
+delegate_cpu_held(struct admit_supply *held)
+{
+	if (!book.r)
+		return HR_ESTATE;
+	hr_lock_take(&lock);
+	if (hr_bootinfo()->depth)
+		cpu_comply_locked();
+	*held = book.supply;
+	hr_lock_give(&lock);
+	return 0;
+}
+
 /* ---- the event thread's turn ------------------------------------------------------------ */
 
 /* Does any child still owe us pages we revoked? */
@@ -686,9 +773,25 @@ forget_dead(void)
 			child_retire(c);
 }
 
+/* Our parent revoked CPU from us: apply it if the lock is free, else on a later turn (the
+ * revision stays unseen till then). */
+static void
+cpu_comply(void)
+{
+	const volatile struct hr_pcb *pcb = (const struct hr_pcb *) HR_VA_PCB;
+
+	if (!hr_bootinfo()->depth || pcb->cpu_revision == cpu_revisions_seen)
+		return; /* every turn's case */
+	if (!hr_lock_try(&lock))
+		return;
+	cpu_comply_locked();
+	hr_lock_give(&lock);
+}
+
 void
 delegate_turn(void)
 {
 	forget_dead();
 	comply();
+	cpu_comply();
 }

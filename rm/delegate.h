@@ -85,9 +85,27 @@ long delegate_own_bind(long id, uint64_t x, uint64_t y);
 long delegate_own_delete(long id);
 /* The CPU we hold and may promise now (budget, period in ticks; {0, 1}: none). */
 struct admit_supply delegate_supply(void);
+/* The same, once a CPU revocation our parent posted and our event thread has not applied yet
+ * is applied (below): 0, or HR_ESTATE if we keep no book (a component).  Takes our lock (may
+ * block): from a task, not the event thread. */
+long delegate_cpu_held(struct admit_supply *held);
+
+/*
+ * Soft CPU is revoked down the tree like soft memory.  Whenever the CPU we promised may no
+ * longer fit what we hold (a guaranteed reservation admitted over soft ones, by
+ * delegate_res_bind or a growing delegate_cpu_rebind; or our own supply revoked by our
+ * parent), the book shrinks soft CPU reservations, newest first, each to the largest budget
+ * that fits, down to 0 (res_cpu_revoke_soft), and every child whose reservation changed is
+ * served with the new budget at once (a soft server; with budget 0, in the background only)
+ * and told: its pcb's cpu_budget/cpu_period, cpu_revision, revision (hr_res_wait wakes) and
+ * events, and its scheduler is woken.  Its event thread then makes that its supply and does
+ * the same for its own children, on its own turn.  A child left with budget 0 runs only when
+ * nothing else of ours wants the CPU, so it learns of it only then.  Soft reservations of our
+ * own tasks are shrunk on the book but not re-served (TODO(#9)).
+ */
 
 /* Called by the event thread on every turn: push revocations down to children, and give
- * back to our parent what it revoked from us.  Never blocks. */
+ * back to our parent what it revoked from us (memory and CPU).  Never blocks. */
 void delegate_turn(void);
 
 /* For tests: revoke up to n pages of our children's soft memory now. */

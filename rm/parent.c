@@ -158,6 +158,19 @@ hr_res_wait(long id, uint64_t *seen)
 }
 
 long
+hr_cpu_held(uint32_t *budget, uint32_t *period)
+{
+	struct admit_supply s;
+	long err = delegate_cpu_held(&s);
+
+	if (!err) {
+		*budget = s.budget;
+		*period = s.period;
+	}
+	return err;
+}
+
+long
 hr_mem_grow(uint64_t n)
 {
 	long va = hr_invoke(HR_CAP_PARENT, PI_MEM_GROW, (long) n, 0, 0);

@@ -34,9 +34,13 @@ enum pi_op {
 struct hr_pcb {
 	volatile uint64_t events;      /* parent: something for the child's scheduler, so far */
 	volatile uint64_t events_seen; /* child: events it has looked at */
-	volatile uint64_t revision;    /* parent: bumped when it revokes memory from the child */
+	volatile uint64_t revision;    /* parent: bumped when it revokes memory or CPU */
 	volatile uint64_t mem_target;  /* parent: pages the child may hold after that */
-	uint64_t resv[508];
+	/* parent: bumped when it revokes CPU, after writing what it serves the child with now
+	 * (ticks): the child's supply from then on */
+	volatile uint64_t cpu_revision;
+	volatile uint32_t cpu_budget, cpu_period;
+	uint64_t resv[506];
 };
 _Static_assert(sizeof(struct hr_pcb) == 4096, "one page");
 
@@ -61,6 +65,10 @@ long hr_res_get(long id);
  * until our parent changes our reservations after *seen, then return id's current amount;
  * *seen is updated.  A subsystem only (components have no soft memory). */
 long hr_res_wait(long id, uint64_t *seen);
+/* The CPU we hold now, in ticks ({0, 1}: none), with any revocation our parent posted applied
+ * first (our own children are revoked from as need be): 0, or HR_ESTATE for a component (no
+ * book).  May block on our reservation lock: call it from one of our tasks. */
+long hr_cpu_held(uint32_t *budget, uint32_t *period);
 /* n more pages of our reservation into our window (then ours to allocate): 0 or error. */
 long hr_mem_grow(uint64_t n);
 /* Give up to n free pages back to our parent: how many went back. */

@@ -262,6 +262,37 @@ TEST(cpu_supply_shrinks_soft_below_and_refuses_guaranteed_when_soft)
 	CHECK_EQ(res_cpu_supply(&m, (struct admit_supply){ 3, 2 }, 0), HR_EINVAL);
 }
 
+/* Revocation down the tree, as image test-cpu-revoke does it: the root admits a hard 8/10
+ * over its soft child's 4/10, which comes down to 2/10; that child's book, with 2/10 as its
+ * supply (not guaranteed), takes its own soft child from 3/10 down to 2/10; a level whose
+ * supply goes to nothing keeps its soft reservations at budget 0 (background only). */
+TEST(cpu_revocation_passes_down_a_level_at_a_time)
+{
+	long soft, inner;
+
+	fresh_cpu("edf", 1, 1);
+	CHECK((soft = cpu(1, RES_SOFT, 4, 10, 0)) >= 0);
+	CHECK(cpu(2, RES_HARD, 8, 10, 0) >= 0);
+	CHECK_EQ(res_cpu_revoke_soft(&m), 1);
+	CHECK_EQ(res_get(&m, 1, soft)->spec.budget, 2);
+	CHECK_EQ(res_get(&m, 1, soft)->spec.period, 10);
+
+	fresh_cpu("edf", 4, 10);
+	CHECK_EQ(res_cpu_supply(&m, (struct admit_supply){ 4, 10 }, 0), 0);
+	CHECK((inner = cpu(1, RES_SOFT, 3, 10, 0)) >= 0);
+	CHECK_EQ(res_cpu_supply(&m, (struct admit_supply){ 2, 10 }, 0), 0);
+	CHECK(!res_cpu_fits(&m));
+	CHECK_EQ(res_cpu_revoke_soft(&m), 1);
+	CHECK_EQ(res_get(&m, 1, inner)->spec.budget, 2);
+	CHECK_EQ(res_get(&m, 1, inner)->gen, 1);
+	/* still guaranteed nothing: a hard bind is refused as before */
+	CHECK_EQ(cpu(2, RES_HARD, 1, 10, 0), HR_ENOMEM);
+	CHECK_EQ(res_cpu_supply(&m, (struct admit_supply){ 0, 10 }, 0), 0);
+	CHECK_EQ(res_cpu_revoke_soft(&m), 1);
+	CHECK_EQ(res_get(&m, 1, inner)->spec.budget, 0);
+	CHECK(res_cpu_fits(&m));
+}
+
 TEST(cpu_admission_under_a_partial_supply)
 {
 	fresh_cpu("edf", 4, 10);
