@@ -127,6 +127,36 @@ check(const struct node *s, uint64_t desc_pages)
 	}
 }
 
+/* Add the bounds of s's subtree to *sum, in manifest order; 0 once one crosses cap (named
+ * in the error).  Depth is bounded by the nesting rule (node.c). */
+static int
+add_bounds(const struct image *img, const struct node *s, uint64_t cap, uint64_t *sum)
+{
+	if (s->kind != NODE_TASK && (*sum += s->mem_pages) > cap) {
+		diag_error(s->line,
+			   "the memory of image '%s' adds up to %llu KiB with '%s', more than the "
+			   "kernel can map (%llu x its %llu KiB of usable RAM): a page given "
+			   "through d levels is mapped d times",
+			   img->name, KIB(*sum), s->name, HR_MAP_NODES_PER_PAGE,
+			   KIB(memory_usable_pages(img)));
+		return 0;
+	}
+	for (const struct node *k = s->kids; k; k = k->next)
+		if (!add_bounds(img, k, cap, sum))
+			return 0;
+	return 1;
+}
+
+/* The bounds of all components add up to at most the kernel's mapping nodes (hr_layout.h):
+ * each bound promises its nodes when it is set. */
+static void
+check_nodes(const struct image *img)
+{
+	uint64_t sum = 0;
+
+	add_bounds(img, img->root, HR_MAP_NODES_PER_PAGE * memory_usable_pages(img), &sum);
+}
+
 void
 memory_check(struct image *img, uint64_t desc_pages)
 {
@@ -141,4 +171,6 @@ memory_check(struct image *img, uint64_t desc_pages)
 			   MEMORY_USABLE_PERCENT, img->memory_mib);
 	else
 		check(root, desc_pages);
+	if (!diag_count())
+		check_nodes(img);
 }

@@ -6,6 +6,14 @@
  * own mappings (so destroying a component needs no page-table scan).  A component's
  * mem_used counts the pages aliased into it and may not pass mem_bound, which its parent
  * sets out of its own bound (sum of children's bounds <= own bound).
+ *
+ * Every mapping is one node and counts in its holder's mem_used, so a bound is also the
+ * number of nodes its holder may take: each bound is promised out of the pool when it is
+ * set (alias_bound), and one the pool cannot back is refused then.  A page mapped at every
+ * level of a deep subtree takes a node at each, so the bounds of a subtree may add up to
+ * several times its memory; promised this way, no component running at its bound can take
+ * the nodes a sibling's bound promised it (a pool shared first-come, first-served let a
+ * deep child's aliases starve its siblings' alias of nodes).
  */
 #include "alias.h"
 #include "comp.h"
@@ -25,6 +33,7 @@ struct node {
 
 static struct node *nodes;
 static uint32_t nnodes, free_head, nfree;
+static uint64_t promised; /* sum of the live components' mem_bound: nodes they may take */
 
 void
 alias_init(uint64_t n)
@@ -49,6 +58,21 @@ uint64_t
 alias_free_nodes(void)
 {
 	return nfree;
+}
+
+long
+alias_bound(struct comp *c, uint64_t pages)
+{
+	uint64_t room = nnodes - 1 - promised; /* node 0 is "none" */
+
+	if (pages > c->mem_bound && pages - c->mem_bound > room)
+		return refuse(HR_ENOMEM,
+			      "a bound of %lu pages needs %lu more mapping nodes than "
+			      "the %lu not promised",
+			      pages, pages - c->mem_bound - room, room);
+	promised = promised - c->mem_bound + pages;
+	c->mem_bound = pages;
+	return 0;
 }
 
 static uint32_t
@@ -292,7 +316,8 @@ long
 sys_mem_bound(struct thd *t)
 {
 	struct comp *s = t->comp, *c = comp_from_cap(s, t->regs.rdi);
-	uint64_t pages = t->regs.rsi;
+	uint64_t pages = t->regs.rsi, given;
+	long err;
 
 	if (!c || c->parent != s)
 		return refuse(HR_ECAP, "slot %lu names no child", t->regs.rdi);
@@ -300,8 +325,10 @@ sys_mem_bound(struct thd *t)
 		return refuse(HR_EBUSY, "child uses %lu pages", c->mem_used);
 	if (pages > s->mem_bound || s->mem_given - c->mem_bound > s->mem_bound - pages)
 		return refuse(HR_ENOMEM, "bound %lu exceeds what we hold", pages);
-	s->mem_given = s->mem_given - c->mem_bound + pages;
-	c->mem_bound = pages;
+	given = s->mem_given - c->mem_bound + pages;
+	if ((err = alias_bound(c, pages)))
+		return err;
+	s->mem_given = given;
 	return 0;
 }
 

@@ -20,6 +20,9 @@ long alias_origin(struct comp *c, uint64_t va, uint64_t pa, unsigned perms);
 /* Remove every mapping of c and everything derived from them. */
 void alias_comp_clear(struct comp *c);
 uint64_t alias_free_nodes(void);
+/* Set c's bound to pages, promising it that many mapping nodes (what it may map): 0, or
+ * HR_ENOMEM (changing nothing) if the nodes not promised yet cannot cover the growth. */
+long alias_bound(struct comp *c, uint64_t pages);
 
 long sys_mem_alias(struct thd *t);
 long sys_mem_remove(struct thd *t);

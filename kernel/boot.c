@@ -124,7 +124,8 @@ boot_root(const struct hw_boot *b, uint64_t tsc_hz, uint64_t timer_hz)
 	if (!(c = comp_new(0)) || !(t = thd_alloc()))
 		panic("no component for the root");
 	root_comp = c;
-	c->mem_bound = frame_total_user(); /* its page tables are charged against this */
+	if (alias_bound(c, frame_total_user())) /* its page tables are charged against this */
+		panic("no mapping nodes for the root's memory");
 	copy_name(c->name, "root");
 	c->thd_quota = HR_THD_MAX - 2;
 	c->comp_quota = HR_COMP_MAX - 2;
@@ -135,7 +136,7 @@ boot_root(const struct hw_boot *b, uint64_t tsc_hz, uint64_t timer_hz)
 	map(c, HR_VA_BOOTINFO, bi_pa, HR_MEM_READ);
 	map_modules(c, b, bi);
 	map_window(c, bi);
-	c->mem_bound = c->mem_used;
+	alias_bound(c, c->mem_used); /* shrinking: never refused */
 
 	hw_frame_init_user(&t->regs, img.entry, sp);
 	t->comp = t->home = c;

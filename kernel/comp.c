@@ -171,6 +171,7 @@ comp_destroy(struct comp *c)
 		p->comp_quota += c->comp_paid + 1;
 		p->mem_given -= c->mem_bound;
 	}
+	alias_bound(c, 0); /* its nodes are back in the pool: no longer promised */
 	c->state = COMP_FREE;
 }
 

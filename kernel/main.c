@@ -91,7 +91,7 @@ kmain(uint32_t magic, uint64_t info)
 		panic("kernel page tables: %s", why);
 	hw_cpu_init();
 	frames = frame_total_user();
-	alias_init(2 * frames + 1024);
+	alias_init(HR_MAP_NODES_PER_PAGE * frames + 1024);
 	frame_pt_pool(ptq_pool_size(frames));
 	kprintf("[k] memory: %lu MiB, %lu page-table pairs, %lu mapping nodes\n", max_pa >> 20,
 		frame_pt_free(), alias_free_nodes());

@@ -11,6 +11,12 @@
 #define HR_PAGE_SIZE  4096ull
 #define HR_PAGE_SHIFT 12
 
+/* Mapping nodes the kernel keeps per page of usable RAM (about 4% of it).  A page
+ * delegated through d levels is mapped d times, and every bound promises its nodes when it
+ * is set (mem_bound), so the memory bounds of all components together may add up to at
+ * most this many times the RAM; the image builder checks it (images/memory.c). */
+#define HR_MAP_NODES_PER_PAGE 4ull
+
 /* Program images (static, non-PIE ELF) must lie entirely inside this range. */
 #define HR_VA_IMAGE_MIN 0x0000000000400000ull
 #define HR_VA_IMAGE_MAX 0x0000000040000000ull
