@@ -193,14 +193,23 @@ delegate_busy(void)
 	return lock.holder != 0;
 }
 
+/* Our own tasks' CPU reservations and the entities that serve them, so that a revocation
+ * of a soft one serves its task with less (revoke_cpu_locked), as it does a child. */
+static struct {
+	long res, ent;
+	uint32_t gen; /* res's gen before a revocation */
+} own[RES_SELF_MAX];
+static unsigned nown;
+
 long
-delegate_task(const struct desc_node *d, char *why, size_t len)
+delegate_task(const struct desc_node *d, long *res, char *why, size_t len)
 {
 	struct res_spec cpu = {
 		.budget = d->budget, .period = d->period, .prio = d->priority, .server = d->server
 	};
 	long id, r;
 
+	*res = -1;
 	if (!d->cpu_kind)
 		return 0;
 	hr_lock_take(&lock);
@@ -208,8 +217,40 @@ delegate_task(const struct desc_node *d, char *why, size_t len)
 	r = id < 0 ? id : res_bind(&book, RES_OWNER_SELF, id, &cpu, why, len);
 	if (r && id >= 0)
 		res_delete(&book, RES_OWNER_SELF, id);
+	if (!r)
+		*res = id;
 	hr_lock_give(&lock);
 	return r;
+}
+
+void
+delegate_task_served(long res, long ent)
+{
+	hr_lock_take(&lock);
+	if (res >= 0 && nown < RES_SELF_MAX)
+		own[nown++] = (typeof(own[0])){ .res = res, .ent = ent };
+	hr_lock_give(&lock);
+}
+
+/* With lock held: serve our tasks whose soft reservation a revocation changed. */
+static void
+serve_own_changed(void)
+{
+	for (unsigned i = 0; i < nown; i++) {
+		const struct res *r = res_get(&book, RES_OWNER_SELF, own[i].res);
+		struct sched_ent *e = sched_ent(own[i].ent);
+		struct pol_param p;
+		if (!r || !e || r->gen == own[i].gen)
+			continue;
+		p = (struct pol_param){ .prio = e->param.prio,
+					.kind = r->kind,
+					.budget = r->spec.budget,
+					.period = r->spec.period,
+					.server = r->spec.server };
+		printf("revoking: our task's cpu down to %u/%u\n", r->spec.budget, r->spec.period);
+		if (sched_set_param(own[i].ent, &p))
+			printf("cannot serve our task as its CPU reservation says\n");
+	}
 }
 
 long
@@ -396,7 +437,10 @@ revoke_cpu_locked(void)
 		return; /* every bind's case */
 	for (struct child *c = child_next(0); c; c = child_next(c))
 		c->cpu_gen = (r = cpu_res(c)) ? r->gen : 0;
+	for (unsigned i = 0; i < nown; i++)
+		own[i].gen = (r = res_get(&book, RES_OWNER_SELF, own[i].res)) ? r->gen : 0;
 	res_cpu_revoke_soft(&book);
+	serve_own_changed();
 	for (struct child *c = child_next(0); c; c = child_next(c)) {
 		if (!child_live(c) || !(r = cpu_res(c)) || r->gen == c->cpu_gen)
 			continue;

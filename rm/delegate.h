@@ -23,8 +23,12 @@ void delegate_init(const struct desc_node *self, unsigned children, unsigned bui
 /* The reservations a manifest entry declares for child c (memory and CPU): 0, or an
  * HR_E* code with a sentence in why.  Call before building it. */
 long delegate_reserve(struct child *c, const struct desc_node *d, char *why, size_t len);
-/* The CPU reservation of one of our tasks (owner: ourselves). */
-long delegate_task(const struct desc_node *d, char *why, size_t len);
+/* The CPU reservation of one of our tasks (owner: ourselves): 0 with its id in *res (-1 if
+ * the task has none), or an HR_E* code with a sentence in why. */
+long delegate_task(const struct desc_node *d, long *res, char *why, size_t len);
+/* Our task's reservation res is served by scheduler entity ent: a revocation that shrinks
+ * it (a soft one) serves the task with less, as it does a child. */
+void delegate_task_served(long res, long ent);
 /* Change the CPU reservation child c's manifest entry made to budget/period ticks, if our
  * reservation book admits it, and serve c accordingly from now on: 0, or HR_ENOENT (c has
  * none), HR_EINVAL, HR_ENOMEM (not admitted), with a sentence in why. */
@@ -101,7 +105,7 @@ long delegate_cpu_held(struct admit_supply *held);
  * events, and its scheduler is woken.  Its event thread then makes that its supply and does
  * the same for its own children, on its own turn.  A child left with budget 0 runs only when
  * nothing else of ours wants the CPU, so it learns of it only then.  Soft reservations of our
- * own tasks are shrunk on the book but not re-served (TODO(#9)).
+ * own tasks are served with less as well (delegate_task_served told us their entities).
  */
 
 /* Called by the event thread on every turn: push revocations down to children, and give

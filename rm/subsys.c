@@ -134,15 +134,16 @@ start_task(const struct desc_node *d)
 	const struct hr_task *t = find_task(d->entry);
 	struct pol_param p = param(d);
 	char why[160];
-	long tid, ent;
+	long tid, ent, res;
 
 	if (!t)
 		return failed("task", d->name, "this program has no such entry");
-	if (delegate_task(d, why, sizeof(why)))
+	if (delegate_task(d, &res, why, sizeof(why)))
 		return failed("task", d->name, why);
 	if ((tid = hr_thread_create(t->fn, (void *) (uintptr_t) d->arg)) < 0 ||
 	    (ent = sched_add(ENT_THREAD, (uint32_t) tid, &p, 0)) < 0)
 		return failed("task cannot start", d->name, hr_strerror(tid < 0 ? tid : HR_ENOMEM));
+	delegate_task_served(res, ent);
 	if (ntasks < TASKS_MAX) {
 		snprintf(tasks[ntasks].name, sizeof(tasks[ntasks].name), "%s", d->name);
 		tasks[ntasks++].ent = ent;

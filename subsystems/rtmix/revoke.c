@@ -117,19 +117,21 @@ told(const char *name, uint32_t budget)
 static void
 revoke_watch(void *arg)
 {
-	struct cpuwatch before = watch("soft", RES_SOFT, 4);
-	struct cpuwatch after[2] = { watch("soft", RES_SOFT, SOFT_AFTER),
-				     watch("claimer", RES_HARD, CLAIM_BUDGET) };
+	struct cpuwatch before[2] = { watch("soft", RES_SOFT, 4), watch("softtask", RES_SOFT, 1) };
+	/* softtask, our own task, is the newest soft reservation: revoked first, to nothing */
+	struct cpuwatch after[3] = { watch("soft", RES_SOFT, SOFT_AFTER),
+				     watch("claimer", RES_HARD, CLAIM_BUDGET),
+				     watch("softtask", RES_SOFT, 0) };
 	int fails = 0;
 
 	(void) arg;
 	if (hr_export(PI_STAGE, op_stage) || hr_export(PI_CLAIM, op_claim))
 		hr_die("cannot offer our services");
-	fails += measure(&before, 1, "before");
+	fails += measure(before, 2, "before");
 	wait_for(&child_stage, 1);
 	go = 1;
 	wait_for(&bound, 1);
-	fails += measure(after, 2, "after");
+	fails += measure(after, 3, "after");
 	go = 2;
 	wait_for(&child_stage, 2);
 	subsys_exit(fails);
