@@ -9,7 +9,7 @@
 #             fails).  The kernel tags every line a component writes with its path in the tree,
 #             "[WRITER] ..." (kernel/console.c), so no other component can report a case for
 #             it; "!WRITER CASE" is a line that must not appear.  The tree that booted must equal build/images/NAME/tree.txt (what hrimage
-#             expects from MANIFEST, tags included) and its root must finish; any
+#             expects from the image's file, tags included) and its root must finish; any
 #             "test CASE: FAIL" fails too
 # The last line is "N passed, N failed"; the exit status is non-zero on any failure.
 # Usage: tests/run.sh [host|docs|manifest|image]...   (default: all tiers)
