@@ -70,7 +70,7 @@ outv(struct comp *c, uint64_t fd, uint64_t iov, uint64_t cnt)
 		uint64_t v[2];
 		long n;
 		if (ucopy_from(c, v, iov + 16 * i, sizeof(v)))
-			return -EFAULT;
+			return total ? total : -EFAULT; /* what was written stays said */
 		if (v[0] >= HR_VA_USER_END || v[1] > HR_VA_USER_END - v[0])
 			return total ? total : -EFAULT; /* all of it, not just what we take */
 		if ((n = out(c, fd, v[0], MIN(v[1], CONSOLE_CHUNK - (uint64_t) total))) < 0)
