@@ -221,6 +221,28 @@ last_bytes(long slot, uint64_t page)
 		  victim_faulted ? "faulted" : "did not fault");
 }
 
+/* A writev whose second vector the kernel cannot read (it lies on a guard page) after the
+ * first was written: the call returns what it wrote, which stays said, not -EFAULT (the
+ * caller would write it again). */
+static void
+writev_partial(void)
+{
+	static const char msg[] = "a vector, then one on a guard page\n";
+	uint64_t two = pages_alloc(2);
+	long *iov, n = 0;
+
+	if (two) {
+		iov = (long *) (two + 4096 - 16);
+		iov[0] = (long) msg;
+		iov[1] = (long) sizeof(msg) - 1;
+		hr_mem_protect(HR_CAP_SELF, (long) (two + 4096), 0);
+		n = hr_sys(20 /* Linux writev */, 1, (long) iov, 2, 0, 0);
+		hr_mem_protect(HR_CAP_SELF, (long) (two + 4096), HR_MEM_READ | HR_MEM_WRITE);
+	}
+	hr_report("writev_keeps_the_count_before_a_bad_vector", n == (long) sizeof(msg) - 1,
+		  "got %ld", n);
+}
+
 static void
 memory(void *arg)
 {
@@ -256,6 +278,7 @@ memory(void *arg)
 			!hr_mem_protect(HR_CAP_SELF, (long) data, HR_MEM_READ | HR_MEM_WRITE),
 		"a guard page was readable");
 	last_bytes(slot, page);
+	writev_partial();
 }
 HR_TASK(memory);
 
