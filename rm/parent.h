@@ -41,7 +41,8 @@ _Static_assert(sizeof(struct hr_pcb) == 4096, "one page");
 
 /* Client side (runs in the child): long pi_<name>(args) for every row of the table, e.g.
  * pi_res_bind(long id, uint64_t x, uint64_t y), returns what the parent answers (>= 0, or
- * an HR_E* code: docs/PARENT.md), or what hr_invoke does (HR_EBUSY, HR_EFAULTED). */
+ * an HR_E* code: docs/PARENT.md), or what hr_invoke does (HR_EBUSY, HR_EFAULTED).  Each is
+ * defined by PI_CLIENT in parent.c from its row: `grep -n ' res_bind,' rm/pi.h` finds it. */
 #define PI_CLIENT(num, NAME, name, nargs, args, doc) long pi_##name(PI_PARAMS_##nargs args);
 PI_OPS(PI_CLIENT)
 #undef PI_CLIENT
