@@ -635,7 +635,7 @@ static long own_cpu = HR_ENOENT;
 long
 delegate_own_create(uint32_t kind, uint32_t family)
 {
-	long id = hr_invoke(HR_CAP_PARENT, PI_RES_CREATE, kind, family, 0);
+	long id = pi_res_create(kind, family);
 
 	if (id >= 0 && family == RES_CPU) {
 		hr_lock_take(&lock);
@@ -662,8 +662,7 @@ own_change(long id, uint64_t budget, uint64_t period, int del)
 		printf("cannot hold less CPU than we promised: %s\n", why);
 		return HR_EBUSY;
 	}
-	err = del ? hr_invoke(HR_CAP_PARENT, PI_RES_DELETE, id, 0, 0)
-		  : hr_invoke(HR_CAP_PARENT, PI_RES_BIND, id, (long) budget, (long) period);
+	err = del ? pi_res_delete(id) : pi_res_bind(id, budget, period);
 	if (!err)
 		res_supply(&book, now, why, sizeof(why)); /* it fits: checked above, lock held */
 	if (!err && del)
@@ -677,10 +676,9 @@ delegate_own_bind(long id, uint64_t x, uint64_t y)
 	long err;
 
 	if (id < 0 || id != own_cpu || !book.r) /* not our CPU, or we keep no book (component) */
-		return hr_invoke(HR_CAP_PARENT, PI_RES_BIND, id, (long) x, (long) y);
+		return pi_res_bind(id, x, y);
 	hr_lock_take(&lock);
-	err = id == own_cpu ? own_change(id, x, y, 0)
-			    : hr_invoke(HR_CAP_PARENT, PI_RES_BIND, id, (long) x, (long) y);
+	err = id == own_cpu ? own_change(id, x, y, 0) : pi_res_bind(id, x, y);
 	hr_lock_give(&lock);
 	return err;
 }
@@ -691,10 +689,9 @@ delegate_own_delete(long id)
 	long err;
 
 	if (id < 0 || id != own_cpu || !book.r)
-		return hr_invoke(HR_CAP_PARENT, PI_RES_DELETE, id, 0, 0);
+		return pi_res_delete(id);
 	hr_lock_take(&lock);
-	err = id == own_cpu ? own_change(id, 0, 0, 1)
-			    : hr_invoke(HR_CAP_PARENT, PI_RES_DELETE, id, 0, 0);
+	err = id == own_cpu ? own_change(id, 0, 0, 1) : pi_res_delete(id);
 	hr_lock_give(&lock);
 	return err;
 }
@@ -767,7 +764,7 @@ comply_once(void)
 		uint64_t got, va = pages_release((uint64_t) held - our_target, &got);
 		if (!va)
 			break;
-		if (hr_invoke(HR_CAP_PARENT, PI_MEM_RETURN, (long) va, (long) got, 0)) {
+		if (pi_mem_return(va, got)) {
 			pages_free(va, got);
 			break;
 		}

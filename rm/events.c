@@ -135,6 +135,6 @@ events_fetch(void (*apply)(uint32_t type, uint32_t tid))
 {
 	long e;
 
-	while ((e = hr_invoke(HR_CAP_PARENT, PI_EVENTS, 0, 0, 0)) > 0)
+	while ((e = pi_events()) > 0)
 		apply((uint32_t) (e >> 32), (uint32_t) e);
 }

@@ -1,5 +1,5 @@
 /*
- * parent.c - the parent interface (parent.h): the client calls children make, and the
+ * parent.c - the parent interface (parent.h, its table pi.h): the client calls children make, and the
  * server side every subsystem exports.  Handlers run on the child's migrated thread and
  * leave scheduling decisions to our event thread (sched_request).
  */
@@ -11,112 +11,119 @@
 #include "events.h"
 #include "export.h"
 #include "pages.h"
+#include "pi.h"
 #include "runtime.h"
 #include "sched.h"
 #include "subsys.h"
 
 #include <string.h>
 
-void
-pi_pack(const char *name, long w[3])
+/* ---- the arguments' kinds (pi.h): put by the client, got by the server ----------------- */
+
+/* A name of up to n (16 or 24) bytes, packed into n / 8 registers from a[*i]. */
+static void
+put_name(long *a, unsigned *i, const char *name, size_t n)
 {
 	char buf[24] = { 0 };
-	size_t n = strnlen(name, sizeof(buf));
 
-	memcpy(buf, name, n);
-	memcpy(w, buf, sizeof(buf));
+	memcpy(buf, name, strnlen(name, n));
+	memcpy(&a[*i], buf, n);
+	*i += (unsigned) (n / 8);
 }
 
-void
-pi_unpack(const long w[3], char out[25])
+static void
+get_name(const long *a, unsigned *i, struct pi_name *out, size_t n)
 {
-	memcpy(out, w, 24);
-	out[24] = 0;
+	memset(out, 0, sizeof(*out));
+	memcpy(out->s, &a[*i], n);
+	*i += (unsigned) (n / 8);
 }
 
-long
-pi_connect(const char *name)
+static void
+pi_put_long(long *a, unsigned *i, long v)
 {
-	long w[3];
-
-	pi_pack(name, w);
-	return hr_invoke(HR_CAP_PARENT, PI_CONNECT, w[0], w[1], w[2]);
+	a[(*i)++] = v;
 }
 
-long
-pi_yield(void)
+static void
+pi_put_u64(long *a, unsigned *i, uint64_t v)
 {
-	return hr_invoke(HR_CAP_PARENT, PI_YIELD, 0, 0, 0);
+	a[(*i)++] = (long) v;
 }
 
-long
-pi_sleep(uint64_t tsc)
+static void
+pi_put_u32(long *a, unsigned *i, uint32_t v)
 {
-	return hr_invoke(HR_CAP_PARENT, PI_SLEEP, (long) tsc, 0, 0);
+	a[(*i)++] = (long) v;
 }
 
+static void
+pi_put_name24(long *a, unsigned *i, const char *v)
+{
+	put_name(a, i, v, 24);
+}
+
+static void
+pi_put_name16(long *a, unsigned *i, const char *v)
+{
+	put_name(a, i, v, 16);
+}
+
+/* Decoding: 0, or HR_EINVAL for a register the type cannot hold.  Nothing else is checked
+ * here: what a value means is the handler's to judge. */
 static long
-op_connect(long a1, long a2, long a3, uint64_t badge, uint32_t caller)
+pi_get_long(const long *a, unsigned *i, long *v)
 {
-	long w[3] = { a1, a2, a3 };
-	char name[25];
-
-	(void) badge;
-	pi_unpack(w, name);
-	return subsys_connect(caller, name);
-}
-
-/* The entity of the calling child, if the calling thread is the one that entity
- * dispatches (a component's first thread, a subsystem's c^s); else HR_EPERM. */
-static long
-caller_entity(uint32_t caller)
-{
-	long id = subsys_entity_of(caller);
-	struct sched_ent *e = sched_ent(id);
-
-	return e && e->tid == (uint32_t) hr_thd_self() ? id : HR_EPERM;
-}
-
-static long
-op_yield(long a1, long a2, long a3, uint64_t badge, uint32_t caller)
-{
-	long id = caller_entity(caller);
-
-	(void) a1, (void) a2, (void) a3, (void) badge;
-	if (id < 0)
-		return id;
-	sched_request(id, REQ_YIELD, 0);
+	*v = a[(*i)++];
 	return 0;
 }
 
-/* A component's first thread sleeps in our scheduler; any other thread of a child
- * subsystem sleeps here, its scheduler told through the event protocol (events.c). */
 static long
-op_sleep(long a1, long a2, long a3, uint64_t badge, uint32_t caller)
+pi_get_u64(const long *a, unsigned *i, uint64_t *v)
 {
-	struct child *c = child_by_comp(caller);
-	long id = caller_entity(caller);
+	*v = (uint64_t) a[(*i)++];
+	return 0;
+}
 
-	(void) a2, (void) a3, (void) badge;
-	if (!c)
-		return HR_EPERM;
-	if (id >= 0 && c->type == DESC_COMPONENT) {
-		sched_request(id, REQ_SLEEP, (uint64_t) a1);
-		return 0;
+static long
+pi_get_u32(const long *a, unsigned *i, uint32_t *v)
+{
+	long x = a[(*i)++];
+
+	*v = (uint32_t) x;
+	return x < 0 || x > (long) UINT32_MAX ? HR_EINVAL : 0;
+}
+
+static long
+pi_get_name24(const long *a, unsigned *i, struct pi_name *v)
+{
+	get_name(a, i, v, 24);
+	return 0;
+}
+
+static long
+pi_get_name16(const long *a, unsigned *i, struct pi_name *v)
+{
+	get_name(a, i, v, 16);
+	return 0;
+}
+
+/* ---- client side: pi_<name>() for every row, its arguments put into a1..a3 ---------------- */
+
+#define PI_PUT_0()
+#define PI_PUT_1(k1, n1)		 pi_put_##k1(a, &i, n1);
+#define PI_PUT_2(k1, n1, k2, n2)	 PI_PUT_1(k1, n1) PI_PUT_1(k2, n2)
+#define PI_PUT_3(k1, n1, k2, n2, k3, n3) PI_PUT_2(k1, n1, k2, n2) PI_PUT_1(k3, n3)
+#define PI_CLIENT(num, NAME, name, nargs, args, doc)                    \
+	long pi_##name(PI_PARAMS_##nargs args)                          \
+	{                                                               \
+		long a[3] = { 0 };                                      \
+		unsigned i = 0;                                         \
+		PI_PUT_##nargs args(void) i;                            \
+		return hr_invoke(HR_CAP_PARENT, num, a[0], a[1], a[2]); \
 	}
-	if (c->type == DESC_SUBSYSTEM)
-		return events_sleep(c, (uint64_t) a1);
-	return HR_EPERM;
-}
-
-static long
-op_events(long a1, long a2, long a3, uint64_t badge, uint32_t caller)
-{
-	struct child *c = child_by_comp(caller);
-
-	(void) a1, (void) a2, (void) a3, (void) badge;
-	return c ? events_pop(c) : HR_EPERM;
-}
+PI_OPS(PI_CLIENT)
+#undef PI_CLIENT
 
 /* Create, bind and delete go through delegate.c: our own supply follows our CPU
  * reservation (delegate_own_bind). */
@@ -139,12 +146,6 @@ hr_res_bind(long id, uint64_t x, uint64_t y)
 }
 
 long
-hr_res_get(long id)
-{
-	return hr_invoke(HR_CAP_PARENT, PI_RES_GET, id, 0, 0);
-}
-
-long
 hr_res_wait(long id, uint64_t *seen)
 {
 	volatile struct hr_pcb *pcb = (struct hr_pcb *) HR_VA_PCB;
@@ -154,7 +155,7 @@ hr_res_wait(long id, uint64_t *seen)
 	while (pcb->revision == *seen)
 		sched_sleep(hr_tsc() + hr_tick_tsc());
 	*seen = pcb->revision;
-	return hr_res_get(id);
+	return pi_res_get(id);
 }
 
 long
@@ -173,7 +174,7 @@ hr_cpu_held(uint32_t *budget, uint32_t *period)
 long
 hr_mem_grow(uint64_t n)
 {
-	long va = hr_invoke(HR_CAP_PARENT, PI_MEM_GROW, (long) n, 0, 0);
+	long va = pi_mem_grow(n);
 
 	if (va < 0)
 		return va;
@@ -188,7 +189,7 @@ hr_mem_give_back(uint64_t n)
 	long back = 0;
 
 	while ((uint64_t) back < n && (va = pages_release(n - (uint64_t) back, &got))) {
-		if (hr_invoke(HR_CAP_PARENT, PI_MEM_RETURN, (long) va, (long) got, 0)) {
+		if (pi_mem_return(va, got)) {
 			pages_free(va, got);
 			break;
 		}
@@ -197,82 +198,153 @@ hr_mem_give_back(uint64_t n)
 	return back;
 }
 
-long
-hr_mem_share(const char *name, uint64_t n)
-{
-	long w[3];
+/* ---- server side: decode a row's registers, then its handler performs ------------------- */
 
-	pi_pack(name, w);
-	return hr_invoke(HR_CAP_PARENT, PI_MEM_SHARE, w[0], w[1], (long) n);
+/* The entity of the calling child, if the calling thread is the one that entity
+ * dispatches (a component's first thread, a subsystem's c^s); else HR_EPERM. */
+static long
+caller_entity(const struct child *c)
+{
+	struct sched_ent *e = sched_ent(c->ent);
+
+	return e && e->tid == (uint32_t) hr_thd_self() ? c->ent : HR_EPERM;
 }
 
-/* ---- server side: every handler first finds which child of ours is calling ---------- */
-
-#define CHILD_OR_FAIL(c, caller)                 \
-	struct child *c = child_by_comp(caller); \
-	if (!c)                                  \
-	return HR_EPERM
+/* One handler a row, run for a caller that is a child of ours (c) with its arguments
+ * decoded; its result is the caller's. */
+#define PI_HANDLER(num, NAME, name, nargs, args, doc) \
+	static long pi_op_##name(struct child *c PI_HPARAMS_##nargs args);
+PI_OPS(PI_HANDLER)
+#undef PI_HANDLER
 
 static long
-op_res_create(long a1, long a2, long a3, uint64_t badge, uint32_t caller)
+pi_op_connect(struct child *c, const char *name)
 {
-	CHILD_OR_FAIL(c, caller);
-	(void) a3, (void) badge;
-	if (a1 < 0 || a1 > 255 || a2 < 0 || a2 > 255)
+	return subsys_connect(c->ctor.comp, name);
+}
+
+static long
+pi_op_yield(struct child *c)
+{
+	long id = caller_entity(c);
+
+	if (id < 0)
+		return id;
+	sched_request(id, REQ_YIELD, 0);
+	return 0;
+}
+
+/* A component's first thread sleeps in our scheduler; any other thread of a child
+ * subsystem sleeps here, its scheduler told through the event protocol (events.c). */
+static long
+pi_op_sleep(struct child *c, uint64_t tsc)
+{
+	long id = caller_entity(c);
+
+	if (id >= 0 && c->type == DESC_COMPONENT) {
+		sched_request(id, REQ_SLEEP, tsc);
+		return 0;
+	}
+	if (c->type == DESC_SUBSYSTEM)
+		return events_sleep(c, tsc);
+	return HR_EPERM;
+}
+
+/* Kinds and families are small numbers (res.h); the book refuses the ones it lacks. */
+static long
+pi_op_res_create(struct child *c, uint32_t kind, uint32_t family)
+{
+	if (kind > 255 || family > 255)
 		return HR_EINVAL;
-	return delegate_res_create(c, (uint32_t) a1, (uint32_t) a2);
+	return delegate_res_create(c, kind, family);
 }
 
 static long
-op_res_delete(long a1, long a2, long a3, uint64_t badge, uint32_t caller)
+pi_op_res_delete(struct child *c, long id)
 {
-	CHILD_OR_FAIL(c, caller);
-	(void) a2, (void) a3, (void) badge;
-	return delegate_res_delete(c, a1);
+	return delegate_res_delete(c, id);
 }
 
 static long
-op_res_bind(long a1, long a2, long a3, uint64_t badge, uint32_t caller)
+pi_op_res_bind(struct child *c, long id, uint64_t x, uint64_t y)
 {
-	CHILD_OR_FAIL(c, caller);
-	(void) badge;
-	return delegate_res_bind(c, a1, (uint64_t) a2, (uint64_t) a3);
+	return delegate_res_bind(c, id, x, y);
 }
 
 static long
-op_res_get(long a1, long a2, long a3, uint64_t badge, uint32_t caller)
+pi_op_res_get(struct child *c, long id)
 {
-	CHILD_OR_FAIL(c, caller);
-	(void) a2, (void) a3, (void) badge;
-	return delegate_res_get(c, a1);
+	return delegate_res_get(c, id);
 }
 
 static long
-op_mem_grow(long a1, long a2, long a3, uint64_t badge, uint32_t caller)
+pi_op_mem_grow(struct child *c, uint64_t pages)
 {
-	CHILD_OR_FAIL(c, caller);
-	(void) a2, (void) a3, (void) badge;
-	return delegate_mem_grow(c, (uint64_t) a1);
+	return delegate_mem_grow(c, pages);
 }
 
 static long
-op_mem_return(long a1, long a2, long a3, uint64_t badge, uint32_t caller)
+pi_op_mem_return(struct child *c, uint64_t va, uint64_t pages)
 {
-	CHILD_OR_FAIL(c, caller);
-	(void) a3, (void) badge;
-	return delegate_mem_return(c, (uint64_t) a1, (uint64_t) a2);
+	return delegate_mem_return(c, va, pages);
 }
 
 static long
-op_mem_share(long a1, long a2, long a3, uint64_t badge, uint32_t caller)
+pi_op_mem_share(struct child *c, const char *name, uint64_t pages)
 {
-	long w[3] = { a1, a2, 0 };
-	char name[25];
-	CHILD_OR_FAIL(c, caller);
-	(void) badge;
-	pi_unpack(w, name);
-	return delegate_mem_share(c, name, (uint64_t) a3);
+	return delegate_mem_share(c, name, pages);
 }
+
+static long
+pi_op_events(struct child *c)
+{
+	return events_pop(c);
+}
+
+/*
+ * What hr_dispatch calls for each row: the caller must be a child of ours (whatever
+ * capability it came through; the badge is not used), then every argument is decoded
+ * before the handler runs.
+ */
+#define PI_DECL_0()
+#define PI_DECL_1(k1, n1)		  PI_ST_##k1 n1;
+#define PI_DECL_2(k1, n1, k2, n2)	  PI_DECL_1(k1, n1) PI_DECL_1(k2, n2)
+#define PI_DECL_3(k1, n1, k2, n2, k3, n3) PI_DECL_2(k1, n1, k2, n2) PI_DECL_1(k3, n3)
+#define PI_GET_0()
+#define PI_GET_1(k1, n1)		 || pi_get_##k1(a, &i, &n1)
+#define PI_GET_2(k1, n1, k2, n2)	 PI_GET_1(k1, n1) PI_GET_1(k2, n2)
+#define PI_GET_3(k1, n1, k2, n2, k3, n3) PI_GET_2(k1, n1, k2, n2) PI_GET_1(k3, n3)
+#define PI_SARGS_0()
+#define PI_SARGS_1(k1, n1)		   , PI_SARG_##k1(n1)
+#define PI_SARGS_2(k1, n1, k2, n2)	   PI_SARGS_1(k1, n1) PI_SARGS_1(k2, n2)
+#define PI_SARGS_3(k1, n1, k2, n2, k3, n3) PI_SARGS_2(k1, n1, k2, n2) PI_SARGS_1(k3, n3)
+#define PI_SERVER(num, NAME, name, nargs, args, doc)                                          \
+	static long pi_srv_##name(long a1, long a2, long a3, uint64_t badge, uint32_t caller) \
+	{                                                                                     \
+		const long a[3] = { a1, a2, a3 };                                             \
+		struct child *c = child_by_comp(caller);                                      \
+		unsigned i = 0;                                                               \
+		PI_DECL_##nargs args;                                                         \
+                                                                                              \
+		(void) a, (void) i, (void) badge;                                             \
+		if (!c)                                                                       \
+			return HR_EPERM;                                                      \
+		if (0 PI_GET_##nargs args)                                                    \
+			return HR_EINVAL;                                                     \
+		return pi_op_##name(c PI_SARGS_##nargs args);                                 \
+	}
+PI_OPS(PI_SERVER)
+#undef PI_SERVER
+
+#define PI_ENTRY(num, NAME, name, nargs, args, doc) [num] = pi_srv_##name,
+static const hr_export_fn served[PI_OP_END] = { PI_OPS(PI_ENTRY) };
+#undef PI_ENTRY
+
+/* The rows are numbered 1 .. in order: served[] refuses a repeated number (-Woverride-init)
+ * and one beyond PI_OP_END, so with as many rows as PI_OP_END - 1 none is missing. */
+#define PI_COUNT(num, NAME, name, nargs, args, doc) +1
+_Static_assert(0 PI_OPS(PI_COUNT) == PI_OP_END - 1, "parent interface rows 1 .. in order");
+#undef PI_COUNT
 
 /*
  * Our invocation stacks (the rule in rm/ctor.h): each child may hold its share at once,
@@ -282,16 +354,10 @@ op_mem_share(long a1, long a2, long a3, uint64_t badge, uint32_t caller)
 long
 parent_serve(unsigned children)
 {
-	long r;
+	long r = hr_export_stacks(ctor_stacks(children), ctor_stacks_each(children));
 
-	if ((r = hr_export_stacks(ctor_stacks(children), ctor_stacks_each(children))) ||
-	    (r = hr_export(PI_CONNECT, op_connect)) || (r = hr_export(PI_YIELD, op_yield)) ||
-	    (r = hr_export(PI_SLEEP, op_sleep)) || (r = hr_export(PI_RES_CREATE, op_res_create)) ||
-	    (r = hr_export(PI_RES_DELETE, op_res_delete)) ||
-	    (r = hr_export(PI_RES_BIND, op_res_bind)) || (r = hr_export(PI_RES_GET, op_res_get)) ||
-	    (r = hr_export(PI_MEM_GROW, op_mem_grow)) ||
-	    (r = hr_export(PI_MEM_RETURN, op_mem_return)) ||
-	    (r = hr_export(PI_MEM_SHARE, op_mem_share)) || (r = hr_export(PI_EVENTS, op_events)))
-		return r;
-	return 0;
+	for (unsigned op = 0; !r && op < PI_OP_END; op++)
+		if (served[op])
+			r = hr_export(op, served[op]);
+	return r;
 }

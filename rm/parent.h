@@ -1,30 +1,25 @@
 /*
  * parent.h - the services every subsystem offers its children (children invoke them
- * through their HR_CAP_PARENT capability; a0 is the operation) and the page a parent
- * shares with each child subsystem.  The parent trusts nothing a child writes or passes.
+ * through their HR_CAP_PARENT capability; a0 is the operation, the table in pi.h) and the
+ * page a parent shares with each child subsystem.  The parent trusts nothing a child writes or passes.
  */
 #ifndef RM_PARENT_H
 #define RM_PARENT_H
 
 #include <stdint.h>
+#include "pi.h"
 
+/* The operations' numbers, from the table (pi.h; docs/PARENT.md says what each does). */
 enum pi_op {
-	PI_CONNECT = 1,	   /* a1..a3: a sibling component's name (packed) -> cap slot to it */
-	PI_YIELD = 2,	   /* component thread: let others at our priority run */
-	PI_SLEEP = 3,	   /* sleep in the parent until TSC a1 (events.h for subsystems' threads) */
-	PI_RES_CREATE = 4, /* a1 kind, a2 family -> reservation id */
-	PI_RES_DELETE = 5, /* a1 id: revokes what was bound */
-	PI_RES_BIND = 6,   /* a1 id, a2 a3: pages | budget period | port kbps */
-	PI_RES_GET = 7,	   /* a1 id -> pages | budget | kbps */
-	PI_MEM_GROW = 8,   /* a1 pages -> address where they now are, on top of our window */
-	PI_MEM_RETURN = 9, /* a1 address, a2 pages: give back pages of our window */
-	PI_MEM_SHARE = 10, /* a1 a2: a sibling's name (packed, 16 bytes), a3 pages -> address */
-	PI_EVENTS = 11,	   /* child scheduler: next event, (type << 32) | tid, or 0 (events.h) */
-	PI_OP_END,
+#define PI_ENUM(num, NAME, name, nargs, args, doc) PI_##NAME = (num),
+	PI_OPS(PI_ENUM)
+#undef PI_ENUM
+		PI_OP_END, /* one past the last: the rows are 1 .. in order (parent.c checks) */
 	/* operations from here to HR_EXPORT_MAX-1 are the program's own: it may hr_export
 	 * services of its own for its children (test programs do) */
 	PI_PROGRAM = 16
 };
+_Static_assert(PI_OP_END <= PI_PROGRAM, "the parent interface leaves programs their range");
 
 /*
  * Shared page at HR_VA_PCB in a child subsystem; the parent keeps its own mapping.  A child
@@ -44,26 +39,24 @@ struct hr_pcb {
 };
 _Static_assert(sizeof(struct hr_pcb) == 4096, "one page");
 
-/* Pack/unpack a name of up to 24 bytes into three registers. */
-void pi_pack(const char *name, long w[3]);
-void pi_unpack(const long w[3], char out[25]);
+/* Client side (runs in the child): long pi_<name>(args) for every row of the table, e.g.
+ * pi_res_bind(long id, uint64_t x, uint64_t y), returns what the parent answers (>= 0, or
+ * an HR_E* code: docs/PARENT.md), or what hr_invoke does (HR_EBUSY, HR_EFAULTED).  Each is
+ * defined by PI_CLIENT in parent.c from its row: `grep -n ' res_bind,' rm/pi.h` finds it. */
+#define PI_CLIENT(num, NAME, name, nargs, args, doc) long pi_##name(PI_PARAMS_##nargs args);
+PI_OPS(PI_CLIENT)
+#undef PI_CLIENT
 
-/* Client side (runs in the child). */
-long pi_connect(const char *name);
-long pi_yield(void);
-long pi_sleep(uint64_t tsc);
-
-/* Reservations and memory from our parent (the HiRES paper's Tables I and II, child side).
- * hr_res_* return what the parent's reservation manager answers (delegate.h: a CPU
+/* Reservations and memory from our parent (the HiRES paper's Tables I and II, child side),
+ * where a call needs more than its stub.  hr_res_* return what the parent's reservation manager answers (delegate.h: a CPU
  * reservation is what our parent's scheduler serves us with, one at a time; our own
  * supply follows it, HR_EBUSY if what we promised would not fit). */
 long hr_res_create(uint32_t kind, uint32_t family);
 long hr_res_delete(long id);
 long hr_res_bind(long id, uint64_t x, uint64_t y);
-long hr_res_get(long id);
 /* The paper's wait(res): sleep (through our own scheduler: call it from one of our tasks)
- * until our parent changes our reservations after *seen, then return id's current amount;
- * *seen is updated.  A subsystem only (components have no soft memory). */
+ * until our parent changes our reservations after *seen, then return id's current amount
+ * (pi_res_get); *seen is updated.  A subsystem only (components have no soft memory). */
 long hr_res_wait(long id, uint64_t *seen);
 /* The CPU we hold now, in ticks ({0, 1}: none), with any revocation our parent posted applied
  * first (our own children are revoked from as need be): 0, or HR_ESTATE for a component (no
@@ -71,15 +64,12 @@ long hr_res_wait(long id, uint64_t *seen);
 long hr_cpu_held(uint32_t *budget, uint32_t *period);
 /* n more pages of our reservation into our window (then ours to allocate): 0 or error. */
 long hr_mem_grow(uint64_t n);
-/* Give up to n free pages back to our parent: how many went back. */
+/* Give up to n free pages back to our parent (pi_mem_return): how many went back. */
 long hr_mem_give_back(uint64_t n);
-/* n fresh pages shared with our sibling called name, at the same address in both: the
- * address, or HR_EINVAL, HR_ENOMEM (delegate_mem_share).  They come out of our own
- * reservations (give back or reserve room first) and go when either of us goes. */
-long hr_mem_share(const char *name, uint64_t n);
+/* (pi_res_get and pi_mem_share need nothing more than the stub.) */
 
-/* Server side: register the operations, with an invocation stack for each of children
- * beyond a base of four (subsys.c supplies the handlers). */
+/* Server side: register every operation of the table, with the invocation stacks ctor.h's
+ * rule gives children (each may hold its share at once).  0 or an HR_E* code. */
 long parent_serve(unsigned children);
 
 #endif

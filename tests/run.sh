@@ -1,7 +1,8 @@
 #!/bin/bash
 # tests/run.sh - every test of the distribution, in three tiers, one line per case:
 #   host      unit tests of pure code under ASan/UBSan (build/htest/*)
-#   docs      every system call has its section in docs/ABI.md; make help lists every target
+#   docs      every system call has its section in docs/ABI.md, every parent operation (rm/pi.h)
+#             its section in docs/PARENT.md; make help lists every target
 #   manifest  the image builder against good and bad manifests (images/test/run.sh)
 #   image     images booted in QEMU under -icount (deterministic: the same instructions, the
 #             same interleaving on every run); tests/images/NAME.expect lists, one per line,
@@ -50,7 +51,8 @@ tier_host() {
 	done
 }
 
-# docs/ABI.md has a section for every row of the system call table.
+# docs/ABI.md has a section for every row of the system call table, docs/PARENT.md for every
+# row of the parent interface's.
 tier_docs() {
 	local out=$logs/docs.log name p=0 f=0
 	: >"$out"
@@ -64,6 +66,35 @@ tier_docs() {
 			f=$((f + 1))
 		fi
 	done
+	# docs/PARENT.md has a section for every row of the parent interface's table (rm/pi.h),
+	# its first line the signature, arguments in the table's order, and the number
+	local row num op args sig rows
+	rows=$(sed -n '/^#define PI_OPS(X)/,/^$/p' "$top/rm/pi.h" | tr -d '\\\n\t' |
+		grep -o 'X([0-9]*, *[A-Z0-9_]*, *[a-z0-9_]*, *[0-9], *([^)]*)')
+	if [ "$(grep -c . <<<"$rows")" != "$(grep -c '^[[:space:]]*X(' "$top/rm/pi.h")" ]; then
+		echo "FAIL docs rm/pi.h has rows this test cannot read" >>"$out"
+		f=$((f + 1))
+	fi
+	while read -r row; do
+		[[ $row =~ ^X\(([0-9]+),\ *[A-Z0-9_]+,\ *([a-z0-9_]+),\ *[0-9],\ *\(([^\)]*)\) ]] || continue
+		num=${BASH_REMATCH[1]}
+		op=${BASH_REMATCH[2]}
+		# the tuple "(kind, arg, kind, arg ...)": every second word is an argument's name
+		args=$(tr -d ' ' <<<"${BASH_REMATCH[3]}" | tr ',' '\n' | sed -n 'n;p' |
+			paste -s -d, - | sed 's/,/, /g')
+		sig="\`pi_$op($args)\` (operation $num)"
+		if ! grep -q "^### \`$op\`$" "$top/docs/PARENT.md"; then
+			echo "FAIL docs PARENT.md has no section for parent operation $op" >>"$out"
+			f=$((f + 1))
+		elif [[ "$(awk -v h="### \`$op\`" '$0 == h { getline; print; exit }' \
+			"$top/docs/PARENT.md")" != "$sig"* ]]; then
+			echo "FAIL docs PARENT.md section $op does not begin with $sig" >>"$out"
+			f=$((f + 1))
+		else
+			echo "ok   docs PARENT.md documents $op as $sig" >>"$out"
+			p=$((p + 1))
+		fi
+	done <<<"$rows"
 	# make help names every target the Makefile declares phony
 	local help target
 	help=$(make -s -C "$top" help 2>/dev/null)

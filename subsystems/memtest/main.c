@@ -284,17 +284,17 @@ sharer(int first)
 				  ok && wait_for(share_gone, 3000, 0),
 				  "the page stayed after 'sharer-a' ended");
 	}
-	hr_report_eq("share_beyond_own_reservation_refused", hr_mem_share("sharer-b", 1),
+	hr_report_eq("share_beyond_own_reservation_refused", pi_mem_share("sharer-b", 1),
 		     HR_ENOMEM);
 	hr_report_eq("share_room_given_back", hr_mem_give_back(1), 1);
-	va = hr_mem_share("sharer-b", 1);
+	va = pi_mem_share("sharer-b", 1);
 	if (!hr_report("share_with_sibling_granted", va == (long) SPOT, "got %ld (%s)", va,
 		       hr_strerror(va)))
 		return 1;
 	*(volatile uint64_t *) SPOT = MAGIC;
-	hr_report_eq("share_counts_against_own_reservation", hr_mem_share("sharer-b", 1),
+	hr_report_eq("share_counts_against_own_reservation", pi_mem_share("sharer-b", 1),
 		     HR_ENOMEM);
-	hr_report_eq("share_with_unknown_sibling_refused", hr_mem_share("nobody", 1), HR_EINVAL);
+	hr_report_eq("share_with_unknown_sibling_refused", pi_mem_share("nobody", 1), HR_EINVAL);
 	wait_for(share_seen, 3000, 0);
 	return 0;
 }
@@ -315,7 +315,7 @@ resuser(void)
 	hr_report_eq("reservation_deleted", hr_res_delete(id), 0);
 	hr_report_eq("reservation_delete_returns_memory", hr_mem_info(HR_CAP_SELF, HR_MI_USED, 0),
 		     u0);
-	hr_report_eq("deleted_reservation_is_gone", hr_res_get(id), HR_ENOENT);
+	hr_report_eq("deleted_reservation_is_gone", pi_res_get(id), HR_ENOENT);
 	return 0;
 }
 

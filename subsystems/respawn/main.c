@@ -238,7 +238,7 @@ crash_task(void *arg)
 	if ((id = hr_res_create(RES_HARD, RES_MEM)) >= 0 && !(id = hr_res_bind(id, GROWN_PAGES, 0)))
 		grown = hr_mem_grow(GROWN_PAGES);
 	if ((back = hr_mem_give_back(1)) == 1)
-		shared = hr_mem_share("sibling", 1);
+		shared = pi_mem_share("sibling", 1);
 	hr_report("restart_child_is_served_in_every_life",
 		  id == 0 && grown == 0 && back == 1 && shared > 0,
 		  "reservation %ld (%s), grow %ld, give back %ld, share %ld (%s)", id,

@@ -298,11 +298,11 @@ hog_share(void *arg)
 
 	(void) arg;
 	hog_records();
-	r = hr_mem_share("good", 1024);
+	r = pi_mem_share("good", 1024);
 	hr_report("fair_hog_cannot_share_beyond_its_reservation", r == HR_ENOMEM,
 		  "sharing 4 MiB of its 1 MiB: got %ld (%s)", r, hr_strerror(r));
 	hr_mem_give_back(SHARES_PER_CHILD + 2);
-	while (shares < 64 && hr_mem_share("good", 1) > 0)
+	while (shares < 64 && pi_mem_share("good", 1) > 0)
 		shares++;
 	hr_report("fair_hog_share_slots_capped", shares == SHARES_PER_CHILD,
 		  "%ld shares of a page granted", shares);
@@ -336,7 +336,7 @@ neighbour(void *arg)
 	(void) arg;
 	sched_sleep(hr_tsc() + NEIGHBOUR_WAIT_TICKS * hr_tick_tsc());
 	hr_mem_give_back(1);
-	va = hr_mem_share("hog", 1);
+	va = pi_mem_share("hog", 1);
 	hr_report("fair_good_shares_beside_hog", va > 0, "got %ld (%s)", va, hr_strerror(va));
 	t0 = hr_tsc();
 	r = pi_sleep(t0 + 2 * hr_tick_tsc());

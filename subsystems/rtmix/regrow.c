@@ -153,7 +153,7 @@ holds(unsigned k)
 static int
 refused_bind(long id)
 {
-	long r = hr_res_bind(id, REFUSED_TRY, 10), now = hr_res_get(id);
+	long r = hr_res_bind(id, REFUSED_TRY, 10), now = pi_res_get(id);
 
 	return hr_report("regrow_bind_over_what_is_left_refused", r == HR_ENOMEM && now == 3,
 			 "bind %u/10: %ld (%s), budget now %ld", REFUSED_TRY, r, hr_strerror(r),
