@@ -6,17 +6,17 @@
 # build/eval/logs/EXPERIMENT.out.  docs/EVAL.md explains the experiments and their figures.
 # --quick: few boots (depth 0 and 16 only, no Linux kernel fetch), and first the self-test
 # of the scripts on synthetic consoles (eval/test.sh), so that `make check` keeps them alive.
-# Usage: eval/run.sh [--quick] [micro|depth|util|soak|servers|linux|selftest]...
+# Usage: eval/run.sh [--quick] [micro|depth|util|soak|servers|perf|linux|selftest]...
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
-ALL="micro depth util soak servers linux"
+ALL="micro depth util soak servers perf linux"
 out=${EVAL_OUT:-build/eval}
 quick=() wanted=()
 for a; do
 	case $a in
 	--quick) quick=(--quick) ;;
-	micro | depth | util | soak | servers | linux | selftest) wanted+=("$a") ;;
+	micro | depth | util | soak | servers | perf | linux | selftest) wanted+=("$a") ;;
 	*)
 		echo "run: unknown experiment '$a'; the experiments are: $ALL selftest" >&2
 		exit 2
