@@ -11,12 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static int
-guaranteed(const struct cpu_res *r)
-{
-	return r->kind == RES_HARD || r->kind == RES_DEFERRABLE;
-}
-
 const char *
 cpu_describe(const struct cpu_res *r, char *buf, size_t len)
 {
@@ -30,7 +24,7 @@ check_unsupplied(const struct node *s)
 	char want[48], have[48];
 
 	for (const struct node *k = s->kids; k; k = k->next) {
-		if (k->kind == NODE_COMP || !guaranteed(&k->cpu))
+		if (k->kind == NODE_COMP || !admit_guaranteed(k->cpu.kind))
 			continue;
 		diag_error(k->line_cpu,
 			   "child '%s' asks for guaranteed cpu (%s) but parent '%s' has none to "
@@ -128,7 +122,8 @@ check(const struct node *s)
 	if (s->parent)
 		supply = s->cpu.kind ? (struct admit_supply){ s->cpu.budget, s->cpu.period }
 				     : (struct admit_supply){ 0, 1 };
-	if (check_servers(s) && (!s->parent || guaranteed(&s->cpu) || check_unsupplied(s)))
+	if (check_servers(s) &&
+	    (!s->parent || admit_guaranteed(s->cpu.kind) || check_unsupplied(s)))
 		check_admission(s, supply);
 	for (const struct node *k = s->kids; k; k = k->next)
 		if (k->kind == NODE_SUBSYS)

@@ -58,6 +58,14 @@ struct admit_supply {
 int admit_cpu(const char *policy, const struct admit_res *set, unsigned n,
 	      struct admit_supply supply, char *why, unsigned len);
 
+/* 1 for the kinds a parent guarantees (hard, deferrable): only a guaranteed supply backs
+ * them, and soft ones give way to them. */
+static inline int
+admit_guaranteed(uint32_t kind)
+{
+	return kind == RES_HARD || kind == RES_DEFERRABLE;
+}
+
 /* 1 if name is a scheduling policy the distribution ships ("fprr", "ds", "edf"). */
 int admit_policy_known(const char *name);
 

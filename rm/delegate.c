@@ -69,9 +69,7 @@ delegate_init(const struct desc_node *self, unsigned children, unsigned builds)
 		     bi->depth == 0 ? UINT32_MAX : 0, children) ||
 	    (shares_len && !(shares = calloc(shares_len, sizeof(*shares)))))
 		hr_die("no memory for the reservation book of %u children", children);
-	res_cpu_supply(&book, cpu,
-		       bi->depth == 0 || self->cpu_kind == RES_HARD ||
-			       self->cpu_kind == RES_DEFERRABLE);
+	res_cpu_supply(&book, cpu, bi->depth == 0 || admit_guaranteed(self->cpu_kind));
 }
 
 static uint64_t

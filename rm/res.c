@@ -146,12 +146,6 @@ bind_mem(const struct res_mgr *m, const struct res *r, const struct res_spec *s,
 	return HR_ENOMEM;
 }
 
-static int
-guaranteed(uint32_t kind)
-{
-	return kind == RES_HARD || kind == RES_DEFERRABLE;
-}
-
 /* admit_cpu over the CPU reservations of the book (r with spec s instead of its own, if r),
  * the guaranteed ones only if `hard_only`. */
 static long
@@ -165,7 +159,7 @@ admit_book(struct res_mgr *m, const struct res *r, const struct res_spec *s, int
 		const struct res *o = &m->r[id];
 		const struct res_spec *os = o == r ? s : &o->spec;
 		if (!o->used || o->family != RES_CPU || !os->period ||
-		    (hard_only && !guaranteed(o->kind)))
+		    (hard_only && !admit_guaranteed(o->kind)))
 			continue;
 		set[n++] =
 			(struct admit_res){ o->kind, os->budget, os->period, os->prio, os->server };
@@ -183,11 +177,11 @@ bind_cpu(struct res_mgr *m, const struct res *r, const struct res_spec *s, char 
 		snprintf(why, len, "cpu budget %u does not fit period %u", s->budget, s->period);
 		return HR_EINVAL;
 	}
-	if (guaranteed(r->kind) && !m->cpu_guaranteed) {
+	if (admit_guaranteed(r->kind) && !m->cpu_guaranteed) {
 		snprintf(why, len, "no guaranteed cpu to give: ours is not guaranteed");
 		return HR_ENOMEM;
 	}
-	return admit_book(m, r, s, guaranteed(r->kind), why, len) ? HR_ENOMEM : 0;
+	return admit_book(m, r, s, admit_guaranteed(r->kind), why, len) ? HR_ENOMEM : 0;
 }
 
 long
