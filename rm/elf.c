@@ -7,23 +7,6 @@
 #include "../kernel/abi/hr_layout.h"
 #include "../kernel/abi/hr_syscall.h"
 
-struct ehdr {
-	uint8_t ident[16];
-	uint16_t type, machine;
-	uint32_t version;
-	uint64_t entry, phoff, shoff;
-	uint32_t flags;
-	uint16_t ehsize, phentsize, phnum, shentsize, shnum, shstrndx;
-};
-
-struct phdr {
-	uint32_t type, flags;
-	uint64_t offset, vaddr, paddr, filesz, memsz, align;
-};
-
-_Static_assert(sizeof(struct ehdr) == 64, "ELF header");
-_Static_assert(sizeof(struct phdr) == 56, "ELF program header");
-
 #define PT_LOAD 1
 #define PT_PHDR 6
 #define PT_TLS	7

@@ -10,6 +10,24 @@
 
 #define ELF_SEG_MAX 8
 
+/* The file's own headers (ELF64), as elf_parse reads them and the host tests write them. */
+struct ehdr {
+	uint8_t ident[16];
+	uint16_t type, machine;
+	uint32_t version;
+	uint64_t entry, phoff, shoff;
+	uint32_t flags;
+	uint16_t ehsize, phentsize, phnum, shentsize, shnum, shstrndx;
+};
+
+struct phdr {
+	uint32_t type, flags;
+	uint64_t offset, vaddr, paddr, filesz, memsz, align;
+};
+
+_Static_assert(sizeof(struct ehdr) == 64, "ELF header");
+_Static_assert(sizeof(struct phdr) == 56, "ELF program header");
+
 struct elf_seg {
 	uint64_t vaddr, memsz, offset, filesz;
 	unsigned perms; /* HR_MEM_* */

@@ -10,19 +10,6 @@
 
 #include <string.h>
 
-struct ehdr {
-	uint8_t ident[16];
-	uint16_t type, machine;
-	uint32_t version;
-	uint64_t entry, phoff, shoff;
-	uint32_t flags;
-	uint16_t ehsize, phentsize, phnum, shentsize, shnum, shstrndx;
-};
-struct phdr {
-	uint32_t type, flags;
-	uint64_t offset, vaddr, paddr, filesz, memsz, align;
-};
-
 static uint8_t file[3 * 4096];
 
 /* text at 0x401000 (R-X, one page), data at 0x402000 (RW-, 100 bytes + bss) */

@@ -55,9 +55,9 @@ hw_tsc_hz(void)
 	outb(0x43, 0xb0); /* channel 2, lobyte/hibyte, interrupt on terminal count */
 	outb(0x42, (uint8_t) count);
 	outb(0x42, (uint8_t) (count >> 8));
-	t0 = rdtsc();
+	t0 = hw_tsc();
 	while (!(inb(0x61) & 0x20))
 		;
-	t1 = rdtsc();
+	t1 = hw_tsc();
 	return (t1 - t0) * 100;
 }
