@@ -1,7 +1,8 @@
 #!/bin/bash
 # tests/run.sh - every test of the distribution, in three tiers, one line per case:
 #   host      unit tests of pure code under ASan/UBSan (build/htest/*)
-#   docs      every system call has its section in docs/ABI.md; make help lists every target
+#   docs      every system call has its section in docs/ABI.md, opening with the table's
+#             arguments; make help lists every target
 #   manifest  the image builder against good and bad manifests (images/test/run.sh)
 #   image     images booted in QEMU under -icount (deterministic: the same instructions, the
 #             same interleaving on every run); tests/images/NAME.expect lists, one per line,
@@ -50,20 +51,45 @@ tier_host() {
 	done
 }
 
-# docs/ABI.md has a section for every row of the system call table.
+# The system call table as "name(arg, arg, ...)" lines, in the table's order: the
+# preprocessor expands kernel/abi/hr_syscall.h itself, so this reads what the code reads.
+syscall_lines() {
+	printf '%s\n' '#include "kernel/abi/hr_syscall.h"' \
+		'#define HR_DOC_ARG(i, arg) , HR_ARG_NAME arg' \
+		'#define HR_DOC_ROW(num, name, stub, ...) @name(HR_ARGS_EACH(HR_DOC_ARG, ##__VA_ARGS__))' \
+		'HR_SYSCALLS(HR_DOC_ROW)' |
+		cpp -P -std=gnu11 -D__ASSEMBLER__ -I"$top" - | tr -d ' \n' | tr '@' '\n' | sed -e '/^$/d' -e 's/(,/(/' -e 's/,/, /g'
+}
+
+# docs/ABI.md has a section for every row of the system call table, and the section's
+# first line starts with `name(arg, ...)`: the table's argument names, in order.
 tier_docs() {
-	local out=$logs/docs.log name p=0 f=0
+	local out=$logs/docs.log name line want got p=0 f=0
 	: >"$out"
-	# shellcheck disable=SC2013 # one C identifier a line
-	for name in $(sed -n 's/^[[:space:]]*X(0x[0-9a-f]*, \([a-z_]*\),.*/\1/p' "$top/kernel/abi/hr_syscall.h"); do
-		if grep -q "^### \`$name\`" "$top/docs/ABI.md"; then
-			echo "ok   docs ABI.md documents $name" >>"$out"
-			p=$((p + 1))
-		else
+	while read -r line; do
+		name=${line%%(*}
+		want=$line
+		if ! grep -q "^### \`$name\`" "$top/docs/ABI.md"; then
 			echo "FAIL docs ABI.md has no section for system call $name" >>"$out"
 			f=$((f + 1))
+			continue
 		fi
-	done
+		echo "ok   docs ABI.md documents $name" >>"$out"
+		p=$((p + 1))
+		# shellcheck disable=SC2016 # backquotes are Markdown, not expansions
+		got=$(sed -n "/^### \`$name\`\$/{n;p;q}" "$top/docs/ABI.md" | sed -n 's/^`\([^`]*\)`.*/\1/p')
+		if [ "$got" = "$want" ]; then
+			echo "ok   docs ABI.md $name section opens with its arguments $want" >>"$out"
+			p=$((p + 1))
+		else
+			echo "FAIL docs ABI.md $name section opens with \`${got:-nothing}\`, the table says \`$want\`" >>"$out"
+			f=$((f + 1))
+		fi
+	done < <(syscall_lines)
+	if [ "$(syscall_lines | wc -l)" -lt 20 ]; then
+		echo "FAIL docs the system call table did not expand (cpp)" >>"$out"
+		f=$((f + 1))
+	fi
 	# make help names every target the Makefile declares phony
 	local help target
 	help=$(make -s -C "$top" help 2>/dev/null)
