@@ -58,7 +58,8 @@ syscall_lines() {
 		'#define HR_DOC_ARG(i, arg) , HR_ARG_NAME arg' \
 		'#define HR_DOC_ROW(num, name, stub, ...) @name(HR_ARGS_EACH(HR_DOC_ARG, ##__VA_ARGS__))' \
 		'HR_SYSCALLS(HR_DOC_ROW)' |
-		cpp -P -std=gnu11 -D__ASSEMBLER__ -I"$top" - | tr -d ' \n' | tr '@' '\n' | sed -e '/^$/d' -e 's/(,/(/' -e 's/,/, /g'
+		cpp -P -std=gnu11 -D__ASSEMBLER__ -I"$top" - | tr -d ' \n' | { cat; echo; } |
+		tr '@' '\n' | sed -e '/^$/d' -e 's/(,/(/' -e 's/,/, /g'
 }
 
 # docs/ABI.md has a section for every row of the system call table, and the section's
