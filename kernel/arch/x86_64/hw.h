@@ -43,6 +43,7 @@ void hw_console_tx(char c);	/* send one byte; only after hw_console_room said so
 
 /* frames and threads */
 void hw_frame_init_user(struct regs *r, uint64_t ip, uint64_t sp);
+void hw_set_current(struct regs *r); /* frame ret_to_user restores, and TSS.rsp0 */
 
 /*
  * Arguments in a frame: the only place the kernel names the argument registers.  System
@@ -70,7 +71,6 @@ hw_frame_call(struct regs *r, uint64_t ip, uint64_t sp, const uint64_t a[6])
 	r->rip = ip;
 	r->rsp = sp;
 }
-void hw_set_current(struct regs *r); /* frame ret_to_user restores, and TSS.rsp0 */
 
 /* Per-thread state on the hot paths (switch, invocation): inline, no call. */
 static inline void
