@@ -16,6 +16,7 @@
  * deep child's aliases starve its siblings' alias of nodes).
  */
 #include "alias.h"
+#include "syscall.h"
 #include "comp.h"
 #include "thd.h"
 #include "frame.h"
@@ -235,11 +236,9 @@ va_ok(uint64_t va)
 /* ---- system calls -------------------------------------------------------------------- */
 
 long
-sys_mem_alias(struct thd *t)
+sys_mem_alias(struct thd *t, uint64_t src, uint64_t dst, uint64_t dva, uint64_t perms)
 {
-	struct regs *r = &t->regs;
 	struct comp *s = t->comp, *d;
-	uint64_t src = r->rdi, dva = r->rdx, perms = r->r10;
 	uint64_t *se, *de;
 	struct pt_budget b;
 	uint32_t sn;
@@ -248,8 +247,8 @@ sys_mem_alias(struct thd *t)
 		return refuse(HR_EINVAL, "address %lx or %lx", src, dva);
 	if (!(perms & HR_MEM_READ) || (perms & ~(uint64_t) HR_MEM_ALL))
 		return refuse(HR_EINVAL, "permissions %lx", perms);
-	if (!(d = comp_from_cap(s, r->rsi)) || d->parent != s || d->state != COMP_LIVE)
-		return refuse(HR_ECAP, "slot %lu names no live child", r->rsi);
+	if (!(d = comp_from_cap(s, dst)) || d->parent != s || d->state != COMP_LIVE)
+		return refuse(HR_ECAP, "slot %lu names no live child", dst);
 	if (!(sn = node_at(s, src, &se)))
 		return refuse(HR_ENOENT, "nothing aliasable at %lx", src);
 	if (perms & ~(uint64_t) nodes[sn].rights)
@@ -272,14 +271,13 @@ sys_mem_alias(struct thd *t)
 }
 
 long
-sys_mem_remove(struct thd *t)
+sys_mem_remove(struct thd *t, uint64_t comp, uint64_t va)
 {
-	struct comp *s = t->comp, *c = comp_arg(s, t->regs.rdi);
-	uint64_t va = t->regs.rsi;
+	struct comp *s = t->comp, *c = comp_arg(s, comp);
 	uint32_t n;
 
 	if (!c || (c != s && c->parent != s))
-		return refuse(HR_ECAP, "slot %lu names neither us nor a child", t->regs.rdi);
+		return refuse(HR_ECAP, "slot %lu names neither us nor a child", comp);
 	if (!va_ok(va) || !(n = node_at(c, va, 0)))
 		return refuse(HR_ENOENT, "no alias at %lx", va);
 	/* a parent removes what it aliased; a component gives back what it received */
@@ -292,14 +290,14 @@ sys_mem_remove(struct thd *t)
 }
 
 long
-sys_mem_protect(struct thd *t)
+sys_mem_protect(struct thd *t, uint64_t comp, uint64_t va, uint64_t perms)
 {
-	struct comp *s = t->comp, *c = comp_arg(s, t->regs.rdi);
-	uint64_t va = t->regs.rsi, perms = t->regs.rdx, *e;
+	struct comp *s = t->comp, *c = comp_arg(s, comp);
+	uint64_t *e;
 	uint32_t n;
 
 	if (!c || (c != s && c->parent != s))
-		return refuse(HR_ECAP, "slot %lu names neither us nor a child", t->regs.rdi);
+		return refuse(HR_ECAP, "slot %lu names neither us nor a child", comp);
 	if (!va_ok(va) || !(n = node_at(c, va, &e)))
 		return refuse(HR_ENOENT, "no alias at %lx", va);
 	if (perms & ~(uint64_t) nodes[n].rights)
@@ -313,14 +311,14 @@ sys_mem_protect(struct thd *t)
 }
 
 long
-sys_mem_bound(struct thd *t)
+sys_mem_bound(struct thd *t, uint64_t slot, uint64_t pages)
 {
-	struct comp *s = t->comp, *c = comp_from_cap(s, t->regs.rdi);
-	uint64_t pages = t->regs.rsi, given;
+	struct comp *s = t->comp, *c = comp_from_cap(s, slot);
+	uint64_t given;
 	long err;
 
 	if (!c || c->parent != s)
-		return refuse(HR_ECAP, "slot %lu names no child", t->regs.rdi);
+		return refuse(HR_ECAP, "slot %lu names no child", slot);
 	if (pages < c->mem_used)
 		return refuse(HR_EBUSY, "child uses %lu pages", c->mem_used);
 	if (pages > s->mem_bound || s->mem_given - c->mem_bound > s->mem_bound - pages)
@@ -333,13 +331,13 @@ sys_mem_bound(struct thd *t)
 }
 
 long
-sys_mem_info(struct thd *t)
+sys_mem_info(struct thd *t, uint64_t comp, uint64_t what, uint64_t arg)
 {
-	struct comp *s = t->comp, *c = comp_arg(s, t->regs.rdi);
+	struct comp *s = t->comp, *c = comp_arg(s, comp);
 
 	if (!c || (c != s && c->parent != s))
-		return refuse(HR_ECAP, "slot %lu names neither us nor a child", t->regs.rdi);
-	switch (t->regs.rsi) {
+		return refuse(HR_ECAP, "slot %lu names neither us nor a child", comp);
+	switch (what) {
 	case HR_MI_BOUND:
 		return (long) c->mem_bound;
 	case HR_MI_USED:
@@ -352,16 +350,16 @@ sys_mem_info(struct thd *t)
 		return (long) c->pt_used;
 	case HR_MI_PERMS:
 	case HR_MI_MAPPED: {
-		uint64_t va = t->regs.rdx & ~(HR_PAGE_SIZE - 1), *e;
+		uint64_t va = arg & ~(HR_PAGE_SIZE - 1), *e;
 		uint32_t n;
 		if (va >= HR_VA_USER_END || !(e = pt_entry(c->pgtbl, va, 0)) || !pt_present(*e))
 			return HR_ENOENT;
 		n = (uint32_t) *pt_shadow(e);
-		if (t->regs.rsi == HR_MI_MAPPED || !n)
+		if (what == HR_MI_MAPPED || !n)
 			return pt_perms(*e); /* kernel mappings (no node): what is mapped */
 		return nodes[n].rights;
 	}
 	default:
-		return refuse(HR_EINVAL, "query %lu", t->regs.rsi);
+		return refuse(HR_EINVAL, "query %lu", what);
 	}
 }

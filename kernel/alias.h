@@ -24,10 +24,4 @@ uint64_t alias_free_nodes(void);
  * HR_ENOMEM (changing nothing) if the nodes not promised yet cannot cover the growth. */
 long alias_bound(struct comp *c, uint64_t pages);
 
-long sys_mem_alias(struct thd *t);
-long sys_mem_remove(struct thd *t);
-long sys_mem_protect(struct thd *t);
-long sys_mem_bound(struct thd *t);
-long sys_mem_info(struct thd *t);
-
 #endif

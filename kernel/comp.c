@@ -4,6 +4,7 @@
  * its destruction by the parent.  Page tables are in arch/, mappings in alias.c.
  */
 #include "comp.h"
+#include "syscall.h"
 #include "thd.h"
 #include "sched.h"
 #include "alias.h"
@@ -186,12 +187,10 @@ comp_stack_give(struct comp *c, int stk, const struct comp *caller)
 /* ---- system calls -------------------------------------------------------------------- */
 
 long
-sys_comp_entry(struct thd *t)
+sys_comp_entry(struct thd *t, uint64_t entry, uint64_t base, uint64_t count, uint64_t stride,
+	       uint64_t tcb, uint64_t quota)
 {
-	struct regs *r = &t->regs;
 	struct comp *c = t->comp;
-	uint64_t entry = r->rdi, base = r->rsi, count = r->rdx, stride = r->r10, tcb = r->r8;
-	uint64_t quota = r->r9;
 	uint64_t all = count == 64 ? ~0ull : (1ull << count) - 1;
 
 	if (entry < HR_VA_IMAGE_MIN || entry >= HR_VA_USER_END)
@@ -217,11 +216,9 @@ sys_comp_entry(struct thd *t)
 }
 
 long
-sys_comp_create(struct thd *t)
+sys_comp_create(struct thd *t, uint64_t slot, uint64_t thq, uint64_t cq)
 {
-	struct regs *r = &t->regs;
 	struct comp *s = t->comp, *c;
-	uint64_t slot = r->rdi, thq = r->rsi, cq = r->rdx;
 	long err;
 
 	if (!s->is_sched)
@@ -248,36 +245,35 @@ child_arg(struct comp *s, uint64_t slot)
 }
 
 long
-sys_comp_kill(struct thd *t)
+sys_comp_kill(struct thd *t, uint64_t slot)
 {
-	struct comp *c = child_arg(t->comp, t->regs.rdi);
+	struct comp *c = child_arg(t->comp, slot);
 
 	if (!c)
-		return refuse(HR_ECAP, "slot %lu names no child", t->regs.rdi);
+		return refuse(HR_ECAP, "slot %lu names no child", slot);
 	comp_destroy(c);
 	/* cur may have been a thread of c executing in us: it lives on until it returns */
 	return 0;
 }
 
 long
-sys_comp_state(struct thd *t)
+sys_comp_state(struct thd *t, uint64_t slot)
 {
-	struct comp *c = child_arg(t->comp, t->regs.rdi);
+	struct comp *c = child_arg(t->comp, slot);
 
 	if (!c)
-		return refuse(HR_ECAP, "slot %lu names no child", t->regs.rdi);
+		return refuse(HR_ECAP, "slot %lu names no child", slot);
 	return c->state | ((long) (c->exit_code & 0xff) << 8);
 }
 
 long
-sys_cap_invoke(struct thd *t)
+sys_cap_invoke(struct thd *t, uint64_t dst_slot, uint64_t dslot, uint64_t target_slot,
+	       uint64_t badge)
 {
-	struct regs *r = &t->regs;
 	struct comp *s = t->comp, *dst, *target;
-	uint64_t dslot = r->rsi;
 	long err;
 
-	if (!(dst = comp_arg(s, r->rdi)) || !(target = comp_arg(s, r->rdx)))
+	if (!(dst = comp_arg(s, dst_slot)) || !(target = comp_arg(s, target_slot)))
 		return refuse(HR_ECAP, "component slot");
 	if (dst != s && dst->parent != s)
 		return refuse(HR_EPERM, "not our child");
@@ -292,15 +288,14 @@ sys_cap_invoke(struct thd *t)
 		(struct cap){ .type = CAP_INVOKE,
 			      .comp = target->id,
 			      .gen = target->gen,
-			      .badge = r->r10 });
+			      .badge = badge });
 	return 0;
 }
 
 long
-sys_cap_delete(struct thd *t)
+sys_cap_delete(struct thd *t, uint64_t comp, uint64_t slot)
 {
-	struct comp *c = comp_arg(t->comp, t->regs.rdi);
-	uint64_t slot = t->regs.rsi;
+	struct comp *c = comp_arg(t->comp, comp);
 
 	if (!c || (c != t->comp && c->parent != t->comp))
 		return refuse(HR_ECAP, "component slot");

@@ -93,11 +93,4 @@ void comp_end(struct comp *c, enum comp_state why, struct thd *t, uint64_t a, ui
 /* The scheduler responsible for c: the parent scheduler of a subsystem head, else c->sub. */
 struct comp *comp_responsible(const struct comp *c);
 
-long sys_comp_entry(struct thd *t);
-long sys_comp_create(struct thd *t);
-long sys_comp_kill(struct thd *t);
-long sys_comp_state(struct thd *t);
-long sys_cap_invoke(struct thd *t);
-long sys_cap_delete(struct thd *t);
-
 #endif

@@ -19,6 +19,7 @@
  * KERNEL_ROOM bytes are theirs alone, so components' output never makes them wait.
  */
 #include "console.h"
+#include "syscall.h"
 #include "comp.h"
 #include "thd.h"
 #include "ucopy.h"
@@ -205,14 +206,13 @@ name_ok(const char *s, uint64_t n)
 }
 
 long
-sys_comp_name(struct thd *t)
+sys_comp_name(struct thd *t, uint64_t slot, uint64_t ptr, uint64_t len)
 {
-	struct comp *s = t->comp, *c = comp_from_cap(s, t->regs.rdi);
-	uint64_t ptr = t->regs.rsi, len = t->regs.rdx;
+	struct comp *s = t->comp, *c = comp_from_cap(s, slot);
 	char name[HR_NAME_MAX] = { 0 };
 
 	if (!c || c->parent != s)
-		return refuse(HR_ECAP, "slot %lu names no child", t->regs.rdi);
+		return refuse(HR_ECAP, "slot %lu names no child", slot);
 	if (len == 0 || len >= HR_NAME_MAX)
 		return refuse(HR_EINVAL, "name length %lu", len);
 	if (ucopy_from(s, name, ptr, len))

@@ -19,8 +19,6 @@ long console_write(struct comp *c, uint64_t buf, uint64_t len);
 /* c ends or is renamed: send out its unfinished line. */
 void console_end(struct comp *c);
 
-long sys_comp_name(struct thd *t);
-
 /* Kernel messages: queue ch ('\n' as "\r\n"), waiting for room if the ring is full. */
 void console_kputc(char ch);
 /* Feed the UART what it takes now without waiting (at most its FIFO). */

@@ -6,8 +6,8 @@
  * starts the callee's registered entry with the arguments, the capability's badge and the
  * caller's component id.  ret pops the frame.  Both are O(1) and allocate nothing.
  *
- * Registers into the callee: rdi, rsi, rdx, r10 = a0..a3, r8 = badge, r9 = caller id,
- * rax = the thread's own id (a migrated thread lands on a stack it did not set up).
+ * Arguments into the callee (hw_frame_call): a0..a3, the badge, the caller's id; its rax is
+ * the thread's own id (a migrated thread lands on a stack it did not set up).
  */
 #include "comp.h"
 #include "thd.h"
@@ -15,13 +15,13 @@
 #include "sched.h"
 
 static long
-invoke_decode(struct thd *t, struct comp **out, uint64_t *badge)
+invoke_decode(struct thd *t, uint64_t slot, struct comp **out, uint64_t *badge)
 {
-	const struct cap *cap = cap_lookup(&t->comp->caps, t->regs.rdi, CAP_INVOKE);
+	const struct cap *cap = cap_lookup(&t->comp->caps, slot, CAP_INVOKE);
 	struct comp *c, *sub;
 
 	if (!cap)
-		return refuse(HR_ECAP, "slot %lu holds no invocation capability", t->regs.rdi);
+		return refuse(HR_ECAP, "slot %lu holds no invocation capability", slot);
 	c = &comps[cap->comp];
 	if (c->gen != cap->gen || c->state == COMP_FREE)
 		return refuse(HR_ECAP, "component %u is gone", cap->comp);
@@ -44,12 +44,12 @@ invoke_decode(struct thd *t, struct comp **out, uint64_t *badge)
 }
 
 long
-sys_invoke(struct thd *t)
+sys_invoke(struct thd *t, uint64_t cap, long a0, long a1, long a2, long a3)
 {
 	struct regs *r = &t->regs;
 	struct comp *c, *caller = t->comp;
 	uint64_t badge;
-	long err = invoke_decode(t, &c, &badge);
+	long err = invoke_decode(t, cap, &c, &badge);
 	int idx;
 	uint64_t slot;
 
@@ -65,14 +65,9 @@ sys_invoke(struct thd *t)
 						.rsp = r->rsp,
 						.fs = t->fs };
 	slot = c->stk_base + (uint64_t) idx * c->stk_stride;
-	r->rdi = r->rsi;
-	r->rsi = r->rdx;
-	r->rdx = r->r10;
-	r->r10 = r->r8;
-	r->r8 = badge;
-	r->r9 = caller->id;
-	r->rip = c->entry;
-	r->rsp = slot + c->stk_stride;
+	hw_frame_call(r, c->entry, slot + c->stk_stride,
+		      (const uint64_t[6]){ (uint64_t) a0, (uint64_t) a1, (uint64_t) a2,
+					   (uint64_t) a3, badge, caller->id });
 	t->fs = slot + c->stk_tcb;
 	t->comp = c;
 	t->comp_gen = c->gen;
@@ -82,9 +77,8 @@ sys_invoke(struct thd *t)
 }
 
 long
-sys_ret(struct thd *t)
+sys_ret(struct thd *t, long v)
 {
-	long v = (long) t->regs.rdi;
 	unsigned n;
 
 	if (!t->ninv)

@@ -14,6 +14,7 @@
  * only when it runs, by which time their slots have been closed.
  */
 #include "sched.h"
+#include "syscall.h"
 #include "comp.h"
 #include "thd.h"
 #include "boot.h"
@@ -440,14 +441,14 @@ child_sched(struct comp *s, uint64_t slot)
 }
 
 long
-sys_sched_event(struct thd *t)
+sys_sched_event(struct thd *t, uint64_t thd)
 {
 	struct comp *s = t->comp;
 	struct thd *e;
 
 	if (!s->is_sched)
 		return refuse(HR_EPERM, "component %u is not a scheduler", s->id);
-	if (!(e = owned(s, t->regs.rdi)) || e->home != s)
+	if (!(e = owned(s, thd)) || e->home != s)
 		return refuse(HR_EPERM, "thread is not ours or lives elsewhere");
 	s->evt = e;
 	s->region->evt_thd = e->id;
@@ -456,9 +457,9 @@ sys_sched_event(struct thd *t)
 }
 
 long
-sys_sched_promote(struct thd *t)
+sys_sched_promote(struct thd *t, uint64_t slot, uint64_t cs_id)
 {
-	struct comp *s = t->comp, *c = comp_from_cap(s, t->regs.rdi);
+	struct comp *s = t->comp, *c = comp_from_cap(s, slot);
 	struct thd *cs;
 
 	if (!s->is_sched)
@@ -467,22 +468,22 @@ sys_sched_promote(struct thd *t)
 		return refuse(HR_ECAP, "slot names no live, unpromoted child");
 	if (s->depth + 1 > HR_DEPTH_MAX)
 		return refuse(HR_EDEPTH, "depth %u", s->depth + 1);
-	if (!(cs = owned(s, t->regs.rsi)) || cs->home != c || c->nthds != 1 || cs == t)
+	if (!(cs = owned(s, cs_id)) || cs->home != c || c->nthds != 1 || cs == t)
 		return refuse(HR_EINVAL, "c^s must be the child's only thread, ours and idle");
 	return sched_make(c, s, cs);
 }
 
 long
-sys_sched_grant(struct thd *t)
+sys_sched_grant(struct thd *t, uint64_t thd, uint64_t slot)
 {
 	struct comp *s = t->comp, *c;
 	struct thd *x;
 
 	if (!s->is_sched)
 		return refuse(HR_EPERM, "component %u is not a scheduler", s->id);
-	if (!(c = child_sched(s, t->regs.rsi)))
+	if (!(c = child_sched(s, slot)))
 		return refuse(HR_ECAP, "slot names no child scheduler");
-	if (!(x = owned(s, t->regs.rdi)) || x->home != c)
+	if (!(x = owned(s, thd)) || x->home != c)
 		return refuse(HR_EPERM, "thread not ours or not homed in the child");
 	if (x == cur)
 		return refuse(HR_EBUSY, "cannot grant the running thread");
@@ -494,10 +495,10 @@ sys_sched_grant(struct thd *t)
 }
 
 long
-sys_sched_revoke(struct thd *t)
+sys_sched_revoke(struct thd *t, uint64_t thd)
 {
 	struct comp *s = t->comp;
-	struct thd *x = thd_lookup(t->regs.rdi);
+	struct thd *x = thd_lookup(thd);
 
 	if (!s->is_sched)
 		return refuse(HR_EPERM, "component %u is not a scheduler", s->id);
@@ -520,13 +521,13 @@ sys_sched_revoke(struct thd *t)
 }
 
 long
-sys_timer_next(struct thd *t)
+sys_timer_next(struct thd *t, uint64_t tsc)
 {
 	struct comp *s = t->comp;
 
 	if (!s->is_sched)
 		return refuse(HR_EPERM, "component %u is not a scheduler", s->id);
-	timer_set(s, t->regs.rdi);
+	timer_set(s, tsc);
 	return 0;
 }
 
@@ -559,9 +560,9 @@ demote(struct comp *c)
 }
 
 long
-sys_sched_demote(struct thd *t)
+sys_sched_demote(struct thd *t, uint64_t slot)
 {
-	struct comp *c = child_sched(t->comp, t->regs.rdi);
+	struct comp *c = child_sched(t->comp, slot);
 
 	if (!c)
 		return refuse(HR_ECAP, "slot names no child scheduler");
@@ -572,13 +573,13 @@ sys_sched_demote(struct thd *t)
 }
 
 long
-sys_sched_pevt(struct thd *t)
+sys_sched_pevt(struct thd *t, uint64_t slot, uint64_t value)
 {
-	struct comp *c = child_sched(t->comp, t->regs.rdi);
+	struct comp *c = child_sched(t->comp, slot);
 
 	if (!c)
 		return refuse(HR_ECAP, "slot names no child scheduler");
-	c->pevt = t->regs.rsi ? 1 : 0;
+	c->pevt = value ? 1 : 0;
 	c->region->pevt = c->pevt;
 	return 0;
 }

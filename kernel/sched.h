@@ -36,13 +36,4 @@ void sched_idle(void);
 /* Map the kernel's clock page read-only into a new address space; 0 or HR_ENOMEM. */
 long sched_map_kinfo(uint64_t pgtbl, struct pt_budget *b);
 
-long sys_event_wait(struct thd *t);
-long sys_sched_event(struct thd *t);
-long sys_sched_promote(struct thd *t);
-long sys_sched_grant(struct thd *t);
-long sys_sched_revoke(struct thd *t);
-long sys_sched_pevt(struct thd *t);
-long sys_timer_next(struct thd *t);
-long sys_sched_demote(struct thd *t);
-
 #endif

@@ -1,7 +1,9 @@
 /*
- * syscall.h - handlers with no object header of their own, and the dispatcher.  Every
- * handler takes the calling thread (its saved registers hold the arguments) and returns
- * the value for its rax.
+ * syscall.h - the system call handlers and the dispatcher.  One handler per row of
+ * abi/hr_syscall.h, its prototype generated from that row: sys_<name>(t, args...) takes
+ * the calling thread and the row's typed arguments, decoded from the saved registers by
+ * syscall_dispatch (syscall.c), and returns the value for the caller's rax.  Each handler
+ * is defined in the file of its object (sys_sched_grant in sched.c, and so on).
  */
 #ifndef SYSCALL_H
 #define SYSCALL_H
@@ -10,9 +12,13 @@
 
 struct thd;
 
-long sys_invoke(struct thd *t);
-long sys_ret(struct thd *t);
-long sys_poweroff(struct thd *t);
+#define HR_SYS_PROTO(num, name, stub, ...) \
+	long sys_##name(struct thd *t HR_ARGS_EACH(HR_SYS_PARAM, ##__VA_ARGS__));
+#define HR_SYS_PARAM(i, arg) , HR_ARG_DECL arg
+HR_SYSCALLS(HR_SYS_PROTO)
+#undef HR_SYS_PARAM
+#undef HR_SYS_PROTO
+
 long libc_syscall(struct thd *t); /* the Linux numbers musl uses (libc.c) */
 void syscall_dispatch(struct regs *r);
 

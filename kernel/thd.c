@@ -9,6 +9,7 @@
  * scheduler's event thread runs to hear about it.
  */
 #include "thd.h"
+#include "syscall.h"
 #include "comp.h"
 #include "sched.h"
 
@@ -219,17 +220,15 @@ create_target(struct comp *s, uint64_t slot)
 }
 
 long
-sys_thd_create(struct thd *t)
+sys_thd_create(struct thd *t, uint64_t comp, uint64_t ip, uint64_t sp, uint64_t arg, uint64_t fs)
 {
-	struct regs *r = &t->regs;
 	struct comp *s = t->comp, *home;
-	uint64_t ip = r->rsi, sp = r->rdx, arg = r->r10, fs = r->r8;
 	struct thd *n;
 
 	if (!s->is_sched)
 		return refuse(HR_EPERM, "component %u is not a scheduler", s->id);
-	if (!(home = create_target(s, r->rdi)))
-		return refuse(HR_ECAP, "slot %lu names no live, unpromoted child", r->rdi);
+	if (!(home = create_target(s, comp)))
+		return refuse(HR_ECAP, "slot %lu names no live, unpromoted child", comp);
 	if (ip >= HR_VA_USER_END || sp >= HR_VA_USER_END || fs >= HR_VA_USER_END)
 		return refuse(HR_EINVAL, "ip/sp/fs outside the user half");
 	if (!s->thd_quota || !free_head)
@@ -237,7 +236,7 @@ sys_thd_create(struct thd *t)
 
 	n = thd_alloc();
 	hw_frame_init_user(&n->regs, ip, sp);
-	n->regs.rdi = arg;
+	hw_frame_call(&n->regs, ip, sp, (const uint64_t[6]){ arg });
 	n->fs = fs;
 	n->comp = n->home = home;
 	n->comp_gen = home->gen;
@@ -279,11 +278,10 @@ switch_decode(struct thd *t, struct comp *s, struct thd *x, uint64_t flags)
 }
 
 long
-sys_thd_switch(struct thd *t)
+sys_thd_switch(struct thd *t, uint64_t thd, uint64_t flags)
 {
 	struct comp *s = t->comp;
-	struct thd *x = thd_lookup(t->regs.rdi);
-	uint64_t flags = t->regs.rsi;
+	struct thd *x = thd_lookup(thd);
 	long err = switch_decode(t, s, x, flags);
 
 	if (err)
@@ -324,10 +322,10 @@ sys_thd_switch(struct thd *t)
 }
 
 long
-sys_thd_wakeup(struct thd *t)
+sys_thd_wakeup(struct thd *t, uint64_t thd)
 {
 	struct comp *s = t->comp;
-	struct thd *x = thd_lookup(t->regs.rdi);
+	struct thd *x = thd_lookup(thd);
 
 	if (!s->is_sched)
 		return refuse(HR_EPERM, "component %u is not a scheduler", s->id);

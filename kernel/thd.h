@@ -70,9 +70,4 @@ _Noreturn void thd_idle(void);
 _Noreturn void thd_exit(struct thd *t, long status);
 void thd_pool_init(void);
 
-long sys_thd_create(struct thd *t);
-long sys_thd_switch(struct thd *t);
-long sys_thd_wakeup(struct thd *t);
-long sys_thd_self(struct thd *t);
-
 #endif

@@ -1,10 +1,12 @@
 /*
- * entry.S - the two assembly stubs of thread-migration invocation.
+ * entry.S - the assembly stubs of thread-migration invocation (the ASM rows of
+ * kernel/abi/hr_syscall.h, declared in sys.h).
  *
  * hr_invoke is the caller side: it keeps the caller's callee-saved registers on the
  * caller's own stack, so a callee that clobbers them cannot corrupt the caller.
  * hr_entry_stub is where the kernel starts a migrated thread in the callee (comp_entry):
  * it calls hr_dispatch (export.c) and returns the result through the ret system call.
+ * hr_ret is that call for C code.
  */
 #include "../kernel/abi/hr_syscall.h"
 #include "tls.h"
@@ -31,6 +33,14 @@ hr_invoke:				/* cap=rdi a0=rsi a1=rdx a2=rcx a3=r8 */
 	cld
 	ret
 	.size hr_invoke, . - hr_invoke
+
+	.globl hr_ret
+	.type hr_ret, @function
+hr_ret:					/* value=rdi; returns only on error */
+	mov	$HR_SYSNO_RET, %eax
+	syscall
+	ret
+	.size hr_ret, . - hr_ret
 
 	.globl hr_entry_stub
 	.type hr_entry_stub, @function

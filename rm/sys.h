@@ -2,8 +2,9 @@
  * sys.h - user-level system call stubs, one per row of kernel/abi/hr_syscall.h:
  * hr_<name>(args...) returns the kernel's result (>= 0, or an HR_E* code).
  *
- * hr_invoke is the exception: it is the assembly stub in entry.S, which protects the
- * caller's callee-saved registers from whatever the callee does with them.
+ * The table's ASM rows are the exceptions: hr_invoke, the assembly stub in entry.S, which
+ * protects the caller's callee-saved registers from whatever the callee does with them,
+ * and hr_ret.
  */
 #ifndef RM_SYS_H
 #define RM_SYS_H
@@ -37,50 +38,29 @@ hr_sys(long nr, long a0, long a1, long a2, long a3, long a4)
 	return hr_sys6(nr, a0, a1, a2, a3, a4, 0);
 }
 
-#define HR_STUB_C0(num, name)                      \
-	static inline long hr_##name(void)         \
-	{                                          \
-		return hr_sys(num, 0, 0, 0, 0, 0); \
+/*
+ * The stubs: one inline function per C row of the table, hr_<name>(type arg, ...), its
+ * arguments in the table's order and unused argument registers 0, never what the compiler
+ * left there.  An ASM row gets the same prototype, which must agree with the declaration
+ * written below for its stub in entry.S.
+ */
+#define HR_STUB_ARG(i, arg) (long) HR_ARG_NAME arg,
+#define HR_STUB_C(num, name, ...)                                               \
+	static inline long hr_##name(HR_ARGS_PARAMS(__VA_ARGS__))               \
+	{                                                                       \
+		const long a[6] = { HR_ARGS_EACH(HR_STUB_ARG, ##__VA_ARGS__) }; \
+		return hr_sys6(num, a[0], a[1], a[2], a[3], a[4], a[5]);        \
 	}
-#define HR_STUB_C1(num, name)                       \
-	static inline long hr_##name(long a0)       \
-	{                                           \
-		return hr_sys(num, a0, 0, 0, 0, 0); \
-	}
-#define HR_STUB_C2(num, name)                          \
-	static inline long hr_##name(long a0, long a1) \
-	{                                              \
-		return hr_sys(num, a0, a1, 0, 0, 0);   \
-	}
-#define HR_STUB_C3(num, name)                                   \
-	static inline long hr_##name(long a0, long a1, long a2) \
-	{                                                       \
-		return hr_sys(num, a0, a1, a2, 0, 0);           \
-	}
-#define HR_STUB_C4(num, name)                                            \
-	static inline long hr_##name(long a0, long a1, long a2, long a3) \
-	{                                                                \
-		return hr_sys(num, a0, a1, a2, a3, 0);                   \
-	}
-#define HR_STUB_C5(num, name)                                                     \
-	static inline long hr_##name(long a0, long a1, long a2, long a3, long a4) \
-	{                                                                         \
-		return hr_sys(num, a0, a1, a2, a3, a4);                           \
-	}
-#define HR_STUB_C6(num, name)                                                              \
-	static inline long hr_##name(long a0, long a1, long a2, long a3, long a4, long a5) \
-	{                                                                                  \
-		return hr_sys6(num, a0, a1, a2, a3, a4, a5);                               \
-	}
-#define HR_STUB_ASM0(num, name)
-#define HR_STUB_ASM1(num, name)
-#define HR_STUB_ASM5(num, name)
-#define HR_STUB(num, name, nargs, stub) HR_STUB_##stub##nargs(num, name)
+#define HR_STUB_ASM(num, name, ...)   long hr_##name(HR_ARGS_PARAMS(__VA_ARGS__));
+#define HR_STUB(num, name, stub, ...) HR_STUB_##stub(num, name, ##__VA_ARGS__)
 HR_SYSCALLS(HR_STUB)
 #undef HR_STUB
 
-/* Thread-migration invocation through cap: a0 is by convention the callee's operation. */
-long hr_invoke(long cap, long a0, long a1, long a2, long a3);
+/* Thread-migration invocation through cap (entry.S): a0 is by convention the callee's
+ * operation; returns what the callee returned, or an HR_E* code. */
+long hr_invoke(uint64_t cap, long a0, long a1, long a2, long a3);
+/* Return value from the current invocation (entry.S); returns only on error (HR_ESTATE). */
+long hr_ret(long value);
 
 static inline const struct hr_bootinfo *
 hr_bootinfo(void)

@@ -1,8 +1,9 @@
 #!/bin/bash
 # tests/run.sh - every test of the distribution, in three tiers, one line per case:
 #   host      unit tests of pure code under ASan/UBSan (build/htest/*)
-#   docs      every system call has its section in docs/ABI.md, every parent operation (rm/pi.h)
-#             its section in docs/PARENT.md; make help lists every target
+#   docs      every system call has its section in docs/ABI.md, opening with the table's
+#             arguments; every parent operation (rm/pi.h) its section in docs/PARENT.md;
+#             make help lists every target
 #   manifest  the image builder against good and bad manifests (images/test/run.sh)
 #   image     images booted in QEMU under -icount (deterministic: the same instructions, the
 #             same interleaving on every run); tests/images/NAME.expect lists, one per line,
@@ -51,30 +52,60 @@ tier_host() {
 	done
 }
 
-# docs/ABI.md has a section for every row of the system call table, docs/PARENT.md for every
-# row of the parent interface's.
-tier_docs() {
-	local out=$logs/docs.log name p=0 f=0
-	: >"$out"
-	# shellcheck disable=SC2013 # one C identifier a line
-	for name in $(sed -n 's/^[[:space:]]*X(0x[0-9a-f]*, \([a-z_]*\),.*/\1/p' "$top/kernel/abi/hr_syscall.h"); do
-		if grep -q "^### \`$name\`" "$top/docs/ABI.md"; then
-			echo "ok   docs ABI.md documents $name" >>"$out"
-			p=$((p + 1))
-		else
-			echo "FAIL docs ABI.md has no section for system call $name" >>"$out"
-			f=$((f + 1))
+# The system call table as "name(arg, arg, ...)" lines, in the table's order: the
+# preprocessor expands kernel/abi/hr_syscall.h itself, so this reads what the code reads.
+syscall_lines() {
+	printf '%s\n' '#include "kernel/abi/hr_syscall.h"' \
+		'#define HR_DOC_ARG(i, arg) , HR_ARG_NAME arg' \
+		'#define HR_DOC_ROW(num, name, stub, ...) @name(HR_ARGS_EACH(HR_DOC_ARG, ##__VA_ARGS__))' \
+		'HR_SYSCALLS(HR_DOC_ROW)' |
+		cpp -P -std=gnu11 -D__ASSEMBLER__ -I"$top" - | tr -d ' \n' | { cat; echo; } |
+		tr '@' '\n' | sed -e '/^$/d' -e 's/(,/(/' -e 's/,/, /g'
+}
+
+# docs/ABI.md has a section for every row of the system call table, and the section's
+# first line starts with `name(arg, ...)`: the table's argument names, in order.
+# docs_case VERDICT TEXT: one case of the docs tier (VERDICT ok or FAIL) into $out, counted
+# in the caller's p and f.
+docs_case() {
+	if [ "$1" = ok ]; then
+		echo "ok   docs $2" >>"$out"
+		p=$((p + 1))
+	else
+		echo "FAIL docs $2" >>"$out"
+		f=$((f + 1))
+	fi
+}
+
+# docs/ABI.md: a section for every system call, opening with the table's arguments.
+docs_syscalls() {
+	local line name got
+	while read -r line; do
+		name=${line%%(*}
+		if ! grep -q "^### \`$name\`" "$top/docs/ABI.md"; then
+			docs_case FAIL "ABI.md has no section for system call $name"
+			continue
 		fi
-	done
-	# docs/PARENT.md has a section for every row of the parent interface's table (rm/pi.h),
-	# its first line the signature, arguments in the table's order, and the number
+		docs_case ok "ABI.md documents $name"
+		# shellcheck disable=SC2016 # backquotes are Markdown, not expansions
+		got=$(sed -n "/^### \`$name\`\$/{n;p;q}" "$top/docs/ABI.md" | sed -n 's/^`\([^`]*\)`.*/\1/p')
+		if [ "$got" = "$line" ]; then
+			docs_case ok "ABI.md $name section opens with its arguments $line"
+		else
+			docs_case FAIL "ABI.md $name section opens with \`${got:-nothing}\`, the table says \`$line\`"
+		fi
+	done < <(syscall_lines)
+	[ "$(syscall_lines | wc -l)" -ge 20 ] || docs_case FAIL "the system call table did not expand (cpp)"
+}
+
+# docs/PARENT.md: a section for every row of the parent interface's table (rm/pi.h), its
+# first line the signature, arguments in the table's order, and the number.
+docs_parent() {
 	local row num op args sig rows
 	rows=$(sed -n '/^#define PI_OPS(X)/,/^$/p' "$top/rm/pi.h" | tr -d '\\\n\t' |
 		grep -o 'X([0-9]*, *[A-Z0-9_]*, *[a-z0-9_]*, *[0-9], *([^)]*)')
-	if [ "$(grep -c . <<<"$rows")" != "$(grep -c '^[[:space:]]*X(' "$top/rm/pi.h")" ]; then
-		echo "FAIL docs rm/pi.h has rows this test cannot read" >>"$out"
-		f=$((f + 1))
-	fi
+	[ "$(grep -c . <<<"$rows")" = "$(grep -c '^[[:space:]]*X(' "$top/rm/pi.h")" ] ||
+		docs_case FAIL "rm/pi.h has rows this test cannot read"
 	while read -r row; do
 		[[ $row =~ ^X\(([0-9]+),\ *[A-Z0-9_]+,\ *([a-z0-9_]+),\ *[0-9],\ *\(([^\)]*)\) ]] || continue
 		num=${BASH_REMATCH[1]}
@@ -84,30 +115,36 @@ tier_docs() {
 			paste -s -d, - | sed 's/,/, /g')
 		sig="\`pi_$op($args)\` (operation $num)"
 		if ! grep -q "^### \`$op\`$" "$top/docs/PARENT.md"; then
-			echo "FAIL docs PARENT.md has no section for parent operation $op" >>"$out"
-			f=$((f + 1))
+			docs_case FAIL "PARENT.md has no section for parent operation $op"
 		elif [[ "$(awk -v h="### \`$op\`" '$0 == h { getline; print; exit }' \
 			"$top/docs/PARENT.md")" != "$sig"* ]]; then
-			echo "FAIL docs PARENT.md section $op does not begin with $sig" >>"$out"
-			f=$((f + 1))
+			docs_case FAIL "PARENT.md section $op does not begin with $sig"
 		else
-			echo "ok   docs PARENT.md documents $op as $sig" >>"$out"
-			p=$((p + 1))
+			docs_case ok "PARENT.md documents $op as $sig"
 		fi
 	done <<<"$rows"
-	# make help names every target the Makefile declares phony
+}
+
+# make help names every target the Makefile declares phony.
+docs_help() {
 	local help target
 	help=$(make -s -C "$top" help 2>/dev/null)
 	for target in $(sed -n 's/^\.PHONY://p' "$top/Makefile" | tr ' ' '\n' | sort -u); do
 		[ "$target" = help ] && continue
 		if grep -q -E "(make |\|)$target( |\||$)" <<<"$help"; then
-			echo "ok   docs make help lists $target" >>"$out"
-			p=$((p + 1))
+			docs_case ok "make help lists $target"
 		else
-			echo "FAIL docs make help does not list target $target" >>"$out"
-			f=$((f + 1))
+			docs_case FAIL "make help does not list target $target"
 		fi
 	done
+}
+
+tier_docs() {
+	local out=$logs/docs.log p=0 f=0
+	: >"$out"
+	docs_syscalls
+	docs_parent
+	docs_help
 	echo "$p passed, $f failed" >>"$out"
 	tally "$out" docs
 }

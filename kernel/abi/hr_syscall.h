@@ -1,10 +1,13 @@
 /*
  * hr_syscall.h - the one table of HiRES system calls.
  *
- * Each row is X(number, name, nargs, stub).  The kernel's dispatcher, its debug names, the
- * user stubs in rm/sys.h and docs/ABI.md all follow this table; adding a call touches this
- * row, one decode/perform pair in the kernel, one section of docs/ABI.md and one test.
- * stub is C for a generated inline stub, ASM for one written in rm/entry.S.
+ * Each row is X(number, name, stub, (type, arg)...): the call's number, its name, how the
+ * user stub is made (C: generated inline in rm/sys.h; ASM: written in rm/entry.S and
+ * declared by hand in rm/sys.h, the compiler checking it against this row) and its
+ * arguments in order, each with its type.  From this table come the enum of numbers below,
+ * the kernel's handler prototypes `long sys_<name>(struct thd *t, args...)` and its
+ * dispatcher (kernel/syscall.h, kernel/syscall.c), the user stubs `long hr_<name>(args...)`
+ * (rm/sys.h) and the argument line of each docs/ABI.md section (checked by tests/run.sh).
  *
  * Numbers start at HR_SYS_BASE so they never collide with the handful of Linux calls musl
  * issues (kernel/libc.c answers those).  Arguments travel in rdi, rsi, rdx, r10, r8, r9;
@@ -16,39 +19,101 @@
 #define HR_SYS_BASE 0x400
 
 /* clang-format off: a table, aligned by hand */
-#define HR_SYSCALLS(X)                                                                           \
-	X(0x400, invoke, 5, ASM)      /* cap, a0, a1, a2, a3 -> callee's return value      */    \
-	X(0x401, ret, 1, ASM)	      /* value: return from the current invocation         */    \
-	X(0x402, comp_entry, 6, C)    /* entry, stack base, count, stride, tcb, per-caller  */   \
-	X(0x403, comp_create, 3, C)   /* cap slot, thread quota, component quota -> comp id */   \
-	X(0x404, comp_kill, 1, C)     /* cap slot of a child component                      */   \
-	X(0x405, comp_state, 1, C)    /* cap slot -> HR_CS_* state, exit code in bits 8..   */   \
-	X(0x406, cap_invoke, 4, C)    /* dst comp slot, dst cap, target comp slot, badge    */   \
-	X(0x407, cap_delete, 2, C)    /* comp slot (or SELF), cap slot                      */   \
-	X(0x408, thd_create, 5, C)    /* comp slot, ip, sp, arg, fs base -> thread id       */   \
-	X(0x409, thd_switch, 2, C)    /* thread id, HR_SW_* flags                           */   \
-	X(0x40a, thd_wakeup, 1, C)    /* thread id: clear a block set by us or a descendant */   \
-	X(0x40b, thd_self, 0, C)      /* -> current thread id                               */   \
-	X(0x40c, event_wait, 0, C)    /* park the event thread until an event arrives       */   \
-	X(0x40d, sched_event, 1, C)   /* thread id: make it this scheduler's event thread   */   \
-	X(0x40e, sched_promote, 2, C) /* comp slot, thread id of its c^s                  */     \
-	X(0x40f, sched_grant, 2, C)   /* thread id, comp slot of a child scheduler          */   \
-	X(0x410, sched_revoke, 1, C)  /* thread id: take it back from our children          */   \
-	X(0x411, sched_pevt, 2, C)    /* comp slot of a child scheduler, 0 or 1             */   \
-	X(0x412, mem_alias, 4, C)     /* src va, dst comp slot, dst va, HR_MEM_* flags      */   \
-	X(0x413, mem_remove, 2, C)    /* comp slot (or SELF), va                            */   \
-	X(0x414, mem_bound, 2, C)     /* comp slot of a child, pages                        */   \
-	X(0x415, mem_info, 3, C)      /* comp slot (or SELF), HR_MI_*, arg -> value         */   \
-	X(0x416, poweroff, 1, C)      /* exit code (root only)                              */   \
-	X(0x417, timer_next, 1, C)    /* TSC at which this scheduler must run again (0: none) */ \
-	X(0x418, sched_demote, 1, C)  /* comp slot of a child scheduler: demote its subtree   */ \
-	X(0x419, comp_name, 3, C)     /* comp slot of a child, name, length: tags its output */  \
-	X(0x41a, mem_protect, 3, C)   /* comp slot (or SELF), va, HR_MEM_* within its rights  */
+#define HR_SYSCALLS(X)                                                                             \
+	/* -> the callee's return value */                                                         \
+	X(0x400, invoke, ASM, (uint64_t, cap), (long, a0), (long, a1), (long, a2), (long, a3))     \
+	/* return from the current invocation */                                                   \
+	X(0x401, ret, ASM, (long, value))                                                          \
+	/* register the stacks migrating threads run on */                                         \
+	X(0x402, comp_entry, C, (uint64_t, entry), (uint64_t, base), (uint64_t, count),            \
+	  (uint64_t, stride), (uint64_t, tcb), (uint64_t, per_caller))                             \
+	/* -> comp id */                                                                           \
+	X(0x403, comp_create, C, (uint64_t, slot), (uint64_t, thd_quota), (uint64_t, comp_quota))  \
+	/* slot of a child component */                                                            \
+	X(0x404, comp_kill, C, (uint64_t, slot))                                                   \
+	/* -> HR_CS_* state, exit code in bits 8.. */                                              \
+	X(0x405, comp_state, C, (uint64_t, slot))                                                  \
+	/* component slots: dst, target */                                                         \
+	X(0x406, cap_invoke, C, (uint64_t, dst), (uint64_t, dst_cap), (uint64_t, target),          \
+	  (uint64_t, badge))                                                                       \
+	/* comp: a slot or HR_CAP_SELF */                                                          \
+	X(0x407, cap_delete, C, (uint64_t, comp), (uint64_t, slot))                                \
+	/* -> thread id */                                                                         \
+	X(0x408, thd_create, C, (uint64_t, comp), (uint64_t, ip), (uint64_t, sp), (uint64_t, arg), \
+	  (uint64_t, fs))                                                                          \
+	/* flags: HR_SW_* */                                                                       \
+	X(0x409, thd_switch, C, (uint64_t, thd), (uint64_t, flags))                                \
+	/* clear a block set by us or a descendant */                                              \
+	X(0x40a, thd_wakeup, C, (uint64_t, thd))                                                   \
+	/* -> current thread id */                                                                 \
+	X(0x40b, thd_self, C)                                                                      \
+	/* park the event thread until an event arrives */                                         \
+	X(0x40c, event_wait, C)                                                                    \
+	/* make thd this scheduler's event thread */                                               \
+	X(0x40d, sched_event, C, (uint64_t, thd))                                                  \
+	/* cs: the child's c^s */                                                                  \
+	X(0x40e, sched_promote, C, (uint64_t, slot), (uint64_t, cs))                               \
+	/* slot: a child scheduler */                                                              \
+	X(0x40f, sched_grant, C, (uint64_t, thd), (uint64_t, slot))                                \
+	/* take it back from our children */                                                       \
+	X(0x410, sched_revoke, C, (uint64_t, thd))                                                 \
+	/* value: 0 or 1 */                                                                        \
+	X(0x411, sched_pevt, C, (uint64_t, slot), (uint64_t, value))                               \
+	/* perms: HR_MEM_* */                                                                      \
+	X(0x412, mem_alias, C, (uint64_t, src), (uint64_t, dst), (uint64_t, va),                   \
+	  (uint64_t, perms))                                                                       \
+	/* comp: a slot or HR_CAP_SELF */                                                          \
+	X(0x413, mem_remove, C, (uint64_t, comp), (uint64_t, va))                                  \
+	/* slot of a child */                                                                      \
+	X(0x414, mem_bound, C, (uint64_t, slot), (uint64_t, pages))                                \
+	/* what: HR_MI_* -> value */                                                               \
+	X(0x415, mem_info, C, (uint64_t, comp), (uint64_t, what), (uint64_t, arg))                 \
+	/* root only */                                                                            \
+	X(0x416, poweroff, C, (long, code))                                                        \
+	/* when this scheduler must run again (0: never) */                                        \
+	X(0x417, timer_next, C, (uint64_t, tsc))                                                   \
+	/* demote the child scheduler's subtree */                                                 \
+	X(0x418, sched_demote, C, (uint64_t, slot))                                                \
+	/* tags the child's output */                                                              \
+	X(0x419, comp_name, C, (uint64_t, slot), (uint64_t, name), (uint64_t, len))                \
+	/* perms within its rights */                                                              \
+	X(0x41a, mem_protect, C, (uint64_t, comp), (uint64_t, va), (uint64_t, perms))
 /* clang-format on */
+
+/*
+ * Walking a row's arguments: HR_ARGS_EACH(M, args...) is M(0, (type, name)) M(1, ...) ...,
+ * HR_ARGS_PARAMS(args...) the parameter list "type name, ..." (void when there are none).
+ * HR_ARG_TYPE (type, name) and HR_ARG_NAME (type, name) take a pair apart.
+ */
+#define HR_ARG_TYPE(type, name)		      type
+#define HR_ARG_NAME(type, name)		      name
+#define HR_ARG_DECL(type, name)		      type name
+#define HR_ARGC(...)			      HR_ARGC_(0, ##__VA_ARGS__, 6, 5, 4, 3, 2, 1, 0)
+#define HR_ARGC_(z, a, b, c, d, e, f, n, ...) n
+#define HR_ARGS_CAT(a, b)		      HR_ARGS_CAT_(a, b)
+#define HR_ARGS_CAT_(a, b)		      a##b
+#define HR_ARGS_EACH(M, ...)		      HR_ARGS_CAT(HR_ARGS_EACH_, HR_ARGC(__VA_ARGS__))(M, ##__VA_ARGS__)
+#define HR_ARGS_EACH_0(M)
+#define HR_ARGS_EACH_1(M, a)		    M(0, a)
+#define HR_ARGS_EACH_2(M, a, b)		    M(0, a) M(1, b)
+#define HR_ARGS_EACH_3(M, a, b, c)	    M(0, a) M(1, b) M(2, c)
+#define HR_ARGS_EACH_4(M, a, b, c, d)	    M(0, a) M(1, b) M(2, c) M(3, d)
+#define HR_ARGS_EACH_5(M, a, b, c, d, e)    M(0, a) M(1, b) M(2, c) M(3, d) M(4, e)
+#define HR_ARGS_EACH_6(M, a, b, c, d, e, f) M(0, a) M(1, b) M(2, c) M(3, d) M(4, e) M(5, f)
+#define HR_ARGS_PARAMS(...)		    HR_ARGS_CAT(HR_ARGS_PARAMS_, HR_ARGC(__VA_ARGS__))(__VA_ARGS__)
+#define HR_ARGS_PARAMS_0(...)		    void
+#define HR_ARGS_PARAMS_1(a)		    HR_ARG_DECL a
+#define HR_ARGS_PARAMS_2(a, b)		    HR_ARG_DECL a, HR_ARG_DECL b
+#define HR_ARGS_PARAMS_3(a, b, c)	    HR_ARG_DECL a, HR_ARG_DECL b, HR_ARG_DECL c
+#define HR_ARGS_PARAMS_4(a, b, c, d)	    HR_ARG_DECL a, HR_ARG_DECL b, HR_ARG_DECL c, HR_ARG_DECL d
+#define HR_ARGS_PARAMS_5(a, b, c, d, e) \
+	HR_ARG_DECL a, HR_ARG_DECL b, HR_ARG_DECL c, HR_ARG_DECL d, HR_ARG_DECL e
+#define HR_ARGS_PARAMS_6(a, b, c, d, e, f) \
+	HR_ARG_DECL a, HR_ARG_DECL b, HR_ARG_DECL c, HR_ARG_DECL d, HR_ARG_DECL e, HR_ARG_DECL f
 
 #ifndef __ASSEMBLER__
 enum hr_sysno {
-#define HR_SYSNO_ENUM(num, name, nargs, stub) HR_SYS_##name = (num),
+#define HR_SYSNO_ENUM(num, name, stub, ...) HR_SYS_##name = (num),
 	HR_SYSCALLS(HR_SYSNO_ENUM)
 #undef HR_SYSNO_ENUM
 		HR_SYS_END

@@ -45,6 +45,33 @@ void hw_console_tx(char c);	/* send one byte; only after hw_console_room said so
 void hw_frame_init_user(struct regs *r, uint64_t ip, uint64_t sp);
 void hw_set_current(struct regs *r); /* frame ret_to_user restores, and TSS.rsp0 */
 
+/*
+ * Arguments in a frame: the only place the kernel names the argument registers.  System
+ * call arguments i = 0..5 arrive in rdi, rsi, rdx, r10, r8, r9 (docs/ABI.md); a thread
+ * starting (thd_create) or migrating into a callee (invoke) receives its arguments in the
+ * same registers.
+ */
+static inline uint64_t
+hw_frame_arg(const struct regs *r, unsigned i)
+{
+	const uint64_t a[6] = { r->rdi, r->rsi, r->rdx, r->r10, r->r8, r->r9 };
+	return a[i];
+}
+
+/* Point the frame at ip with stack sp and arguments a[0..5]: the start of a call. */
+static inline void
+hw_frame_call(struct regs *r, uint64_t ip, uint64_t sp, const uint64_t a[6])
+{
+	r->rdi = a[0];
+	r->rsi = a[1];
+	r->rdx = a[2];
+	r->r10 = a[3];
+	r->r8 = a[4];
+	r->r9 = a[5];
+	r->rip = ip;
+	r->rsp = sp;
+}
+
 /* Per-thread state on the hot paths (switch, invocation): inline, no call. */
 static inline void
 hw_set_fs(uint64_t base)
