@@ -108,8 +108,10 @@ comp_end(struct comp *c, enum comp_state why, struct thd *t, uint64_t a, uint64_
 		console_sync();
 		hw_poweroff(why == COMP_EXITED ? (int) (a & 0x7f) : 0x7e);
 	}
-	/* Threads inside c are stopped lazily: thd_prepare unwinds or frees them. */
+	/* Threads inside c with a live caller unwind lazily (thd_prepare); those with none
+	 * are freed now, after the post (which may have preempted t, and then t too). */
 	sched_post(comp_responsible(c), ev);
+	thd_reap();
 }
 
 /*
@@ -252,6 +254,7 @@ sys_comp_kill(struct thd *t, uint64_t slot)
 	if (!c)
 		return refuse(HR_ECAP, "slot %lu names no child", slot);
 	comp_destroy(c);
+	thd_reap(); /* threads whose last live frame was in the subtree */
 	/* cur may have been a thread of c executing in us: it lives on until it returns */
 	return 0;
 }

@@ -157,6 +157,33 @@ thd_prepare(struct thd *t)
 	return 0;
 }
 
+static int
+comp_alive(const struct comp *c, uint32_t gen)
+{
+	return c && c->gen == gen && c->state == COMP_LIVE;
+}
+
+int
+thd_dead(const struct thd *t)
+{
+	if (comp_alive(t->comp, t->comp_gen))
+		return 0;
+	for (int i = 0; i < t->ninv; i++)
+		if (comp_alive(t->inv[i].comp, t->inv[i].gen))
+			return 0;
+	return 1;
+}
+
+void
+thd_reap(void)
+{
+	for (unsigned i = 1; i < HR_THD_MAX; i++) {
+		struct thd *t = &thds[i];
+		if (t->state != HR_TS_FREE && t != cur && thd_dead(t))
+			thd_free(t);
+	}
+}
+
 _Noreturn void
 thd_reschedule(struct comp *s)
 {
@@ -288,15 +315,19 @@ sys_thd_switch(struct thd *t, uint64_t thd, uint64_t flags)
 		return err;
 	if (x == t)
 		return flags ? HR_EINVAL : 0;
+	/* never true: a thread is reaped where its last live frame dies (thd_reap) */
+	if (thd_dead(x))
+		return refuse(HR_ESTATE, "thread %u can never run again", x->id);
+	/* The one failure that changes something, and only what it reports (docs/ABI.md):
+	 * EAGAIN hands the event thread the news that events arrived, so the news is taken
+	 * (a retry after handling them waits) as event_wait's return of 1 takes it. */
 	if ((flags & HR_SW_EVWAIT) && s->evt_pending) {
 		s->evt_pending = 0;
 		return HR_EAGAIN;
 	}
-	if (thd_prepare(x)) {
-		thd_free(x);
-		return HR_ESTATE;
-	}
 
+	/* decoded: from here nothing fails (thd_prepare pops x's dead frames, not all) */
+	thd_prepare(x);
 	t->regs.rax = 0;
 	if (flags & HR_SW_BLOCK) {
 		t->state = HR_TS_BLOCKED;
