@@ -215,13 +215,15 @@ long
 alias_origin(struct comp *c, uint64_t va, uint64_t pa, unsigned perms)
 {
 	struct pt_budget b = ptq_budget(c);
-	uint64_t *e = pt_entry(c->pgtbl, va, &b);
+	uint64_t *e = pt_entry(c->pgtbl, va, 0);
 
-	ptq_charge(c, b.made);
-	if (!e || !nfree)
-		return HR_ENOMEM;
-	if (pt_present(*e))
+	if (e && pt_present(*e))
 		return HR_EEXIST;
+	if (!nfree || pt_missing(c->pgtbl, va) > b.left)
+		return HR_ENOMEM;
+	/* decoded: from here nothing fails */
+	e = pt_entry(c->pgtbl, va, &b);
+	ptq_charge(c, b.made);
 	return map_new(c, e, va, pa, perms, 0);
 }
 

@@ -15,7 +15,8 @@ struct comp;
 struct thd;
 
 void alias_init(uint64_t nodes);
-/* A mapping with no parent (the kernel's gifts to the root); 0 or HR_ENOMEM. */
+/* A mapping with no parent (the kernel's gifts to the root); 0, HR_EEXIST or HR_ENOMEM
+ * (no node, or no page table within c's budget), either changing nothing. */
 long alias_origin(struct comp *c, uint64_t va, uint64_t pa, unsigned perms);
 /* Remove every mapping of c and everything derived from them. */
 void alias_comp_clear(struct comp *c);

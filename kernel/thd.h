@@ -58,8 +58,8 @@ void thd_dispatch(struct thd *t, int from_level);
 /* Pop frames returning into dead components; 0 if t can run, HR_ESTATE if it never can
  * again (the caller frees it). */
 long thd_prepare(struct thd *t);
-/* Does every component on t's invocation stack (the one it executes in and each frame's
- * caller) ended or gone?  Then thd_prepare would fail: t can never run again. */
+/* 1 if every component on t's invocation stack (the one it executes in and each frame's
+ * caller) has ended or gone:  Then thd_prepare would fail: t can never run again. */
 int thd_dead(const struct thd *t);
 /* Free every thread but cur that thd_dead says can never run again: called where a
  * component ends, so a thread is freed where its last live frame dies, never on the failing
