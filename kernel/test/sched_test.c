@@ -1,0 +1,267 @@
+/*
+ * sched_test.c - the armed-timer list of kernel/sched.c: a scheduler is on it exactly
+ * while its timer is armed, a tick fires the due ones (and only those) and sets the
+ * deadline to the earliest of the rest.  The clock is the host's TSC: "due" is a TSC of 1..3,
+ * "not due" one far in the future.
+ */
+#include "check.h"
+#include "sched.h"
+#include "comp.h"
+#include "thd.h"
+#include "ptq.h"
+#include "syscall.h"
+
+#include <stdlib.h>
+
+/* ---- what sched.c needs from the rest of the kernel ------------------------------------ */
+
+int kdebug;
+struct comp comps[HR_COMP_MAX];
+struct thd thds[HR_THD_MAX];
+struct thd *cur;
+
+static uint64_t deadline; /* the last hw_deadline_set */
+static unsigned deadline_sets;
+
+void
+hw_deadline_set(uint64_t tsc)
+{
+	deadline = tsc;
+	deadline_sets++;
+}
+
+void
+kprintf(const char *fmt, ...)
+{
+	(void) fmt;
+}
+
+/* no scheduler in these tests has an event thread, a region mapping or a child */
+struct comp *
+comp_from_cap(struct comp *self, uint64_t slot)
+{
+	(void) self, (void) slot;
+	abort();
+}
+uint64_t *
+pt_entry(uint64_t pgtbl, uint64_t va, struct pt_budget *b)
+{
+	(void) pgtbl, (void) va, (void) b;
+	abort();
+}
+uint64_t
+pt_make(uint64_t pa, unsigned perms)
+{
+	(void) pa, (void) perms;
+	abort();
+}
+void
+pt_map(uint64_t pgtbl, uint64_t va, uint64_t *e, uint64_t pte)
+{
+	(void) pgtbl, (void) va, (void) e, (void) pte;
+	abort();
+}
+unsigned
+pt_missing(uint64_t pgtbl, uint64_t va)
+{
+	(void) pgtbl, (void) va;
+	abort();
+}
+uint64_t *
+pt_shadow(uint64_t *e)
+{
+	(void) e;
+	abort();
+}
+unsigned
+pt_unmap(uint64_t pgtbl, uint64_t va)
+{
+	(void) pgtbl, (void) va;
+	abort();
+}
+struct pt_budget
+ptq_budget(const struct comp *c)
+{
+	(void) c;
+	abort();
+}
+void
+ptq_charge(struct comp *c, unsigned n)
+{
+	(void) c, (void) n;
+	abort();
+}
+void
+ptq_refund(struct comp *c, unsigned n)
+{
+	(void) c, (void) n;
+	abort();
+}
+void
+thd_dispatch(struct thd *t, int from_level)
+{
+	(void) t, (void) from_level;
+	abort();
+}
+void
+thd_free(struct thd *t)
+{
+	(void) t;
+	abort();
+}
+struct thd *
+thd_lookup(uint64_t id)
+{
+	(void) id;
+	abort();
+}
+long
+thd_prepare(struct thd *t)
+{
+	(void) t;
+	abort();
+}
+_Noreturn void
+thd_reschedule(struct comp *s)
+{
+	(void) s;
+	abort();
+}
+void
+thd_stop(void)
+{
+	abort();
+}
+
+/* ---- helpers ------------------------------------------------------------------------------ */
+
+#define FAR (UINT64_MAX / 2) /* a TSC no test lives to see */
+#define NS  6
+
+static struct comp *s[NS];
+static struct thd t[NS];
+
+/* NS top-level schedulers, none armed, none with events pending */
+static void
+setup(void)
+{
+	for (int i = 0; i < NS; i++) {
+		s[i] = &comps[i + 1];
+		if (s[i]->wake_at)
+			CHECK_EQ(sys_timer_next(&t[i], 0), 0);
+		s[i]->id = (uint16_t) (i + 1);
+		s[i]->state = COMP_LIVE;
+		s[i]->is_sched = 1;
+		s[i]->evt_pending = 0;
+		t[i].comp = s[i];
+	}
+}
+
+static void
+arm(int i, uint64_t at)
+{
+	CHECK_EQ(sys_timer_next(&t[i], at), 0);
+}
+
+/* Walk the list from one armed scheduler to both ends: how many are on it, checking every
+ * link is mirrored and every one on it is armed (and that it ends). */
+static int
+list_len(int from)
+{
+	struct comp *head = s[from], *c;
+	int n = 0, up = 0;
+
+	while (head->armed_prev && up++ <= NS) { /* bounded: a broken list may be a loop */
+		CHECK(head->armed_prev->armed_next == head);
+		head = head->armed_prev;
+	}
+	for (c = head; c && n <= NS; c = c->armed_next) {
+		CHECK(c->wake_at);
+		CHECK(!c->armed_next || c->armed_next->armed_prev == c);
+		n++;
+	}
+	CHECK(up <= NS && n <= NS);
+	return n;
+}
+
+static int
+linked(int i)
+{
+	return s[i]->armed_next || s[i]->armed_prev;
+}
+
+/* ---- tests ---------------------------------------------------------------------------------- */
+
+TEST(tick_fires_the_due_timers_only)
+{
+	setup();
+	arm(0, 1);
+	arm(1, FAR + 5);
+	arm(2, 2);
+	arm(3, FAR + 3);
+	CHECK_EQ(list_len(0), 4);
+	sched_tick();
+	CHECK(s[0]->evt_pending && s[2]->evt_pending);
+	CHECK(!s[1]->evt_pending && !s[3]->evt_pending);
+	CHECK(!s[0]->wake_at && !s[2]->wake_at && !linked(0) && !linked(2));
+	CHECK_EQ(list_len(1), 2);
+	CHECK_EQ(deadline, FAR + 3); /* the earliest left */
+	arm(1, 0);
+	arm(3, 0);
+}
+
+TEST(disarming_the_middle_keeps_the_rest_linked)
+{
+	setup();
+	arm(0, FAR + 1);
+	arm(1, FAR + 2);
+	arm(2, FAR + 3);
+	arm(1, 0);
+	CHECK(!linked(1));
+	CHECK_EQ(list_len(0), 2);
+	CHECK_EQ(list_len(2), 2);
+	arm(0, 0); /* the tail */
+	CHECK_EQ(list_len(2), 1);
+	arm(2, 0); /* the last: the list is empty */
+	CHECK(!linked(2));
+	arm(4, 1);
+	CHECK_EQ(list_len(4), 1); /* nothing stale left on it */
+	sched_tick();
+	CHECK(s[4]->evt_pending);
+	CHECK(!s[0]->evt_pending && !s[1]->evt_pending && !s[2]->evt_pending);
+}
+
+TEST(rearming_moves_the_timer_without_a_second_entry)
+{
+	setup();
+	arm(0, FAR + 7);
+	arm(1, FAR + 8);
+	arm(0, 1);
+	CHECK_EQ(list_len(0), 2);
+	sched_tick();
+	CHECK(s[0]->evt_pending && !s[1]->evt_pending);
+	CHECK_EQ(list_len(1), 1);
+	CHECK_EQ(deadline, FAR + 8);
+	arm(1, 0);
+}
+
+TEST(a_tick_with_nothing_armed_due_clears_the_deadline)
+{
+	setup();
+	arm(5, 3);
+	sched_tick();
+	CHECK(s[5]->evt_pending && !linked(5));
+	CHECK_EQ(deadline, 0);
+	unsigned sets = deadline_sets;
+	sched_tick(); /* nothing due before UINT64_MAX: no work, no deadline */
+	CHECK_EQ(deadline_sets, sets);
+}
+
+TEST(timer_next_from_a_non_scheduler_is_refused_and_arms_nothing)
+{
+	setup();
+	s[0]->is_sched = 0;
+	CHECK_EQ(sys_timer_next(&t[0], 1), HR_EPERM);
+	CHECK(!s[0]->wake_at && !linked(0));
+	s[0]->is_sched = 1;
+}
