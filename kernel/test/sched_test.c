@@ -12,6 +12,7 @@
 #include "syscall.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* ---- what sched.c needs from the rest of the kernel ------------------------------------ */
 
@@ -264,4 +265,80 @@ TEST(timer_next_from_a_non_scheduler_is_refused_and_arms_nothing)
 	CHECK_EQ(sys_timer_next(&t[0], 1), HR_EPERM);
 	CHECK(!s[0]->wake_at && !linked(0));
 	s[0]->is_sched = 1;
+}
+
+/* ---- accounting: which levels a switch charges (diverge) ---------------------------------- */
+
+static struct hr_sched_region reg[4];
+static struct thd cs1, cs2, ta, tb, tc;
+
+/*
+ * root R (depth 0) with child schedulers C1 and C2 (depth 1), which R sees as their c^s
+ * cs1 and cs2; ta and tb are C1's threads, tc is C2's.
+ */
+static void
+tree(void)
+{
+	struct comp *r = &comps[10], *c1 = &comps[11], *c2 = &comps[12];
+
+	memset(reg, 0, sizeof(reg));
+	for (int i = 0; i < 3; i++) {
+		comps[10 + i] = (struct comp){ .id = (uint16_t) (10 + i), .state = COMP_LIVE };
+		comps[10 + i].is_sched = 1;
+		comps[10 + i].region = &reg[i];
+	}
+	c1->depth = c2->depth = 1;
+	c1->parent = c2->parent = r;
+	c1->cs = &cs1;
+	c2->cs = &cs2;
+	cs1 = (struct thd){ .id = 1, .chain = { r } };
+	cs2 = (struct thd){ .id = 2, .chain = { r } };
+	ta = (struct thd){ .id = 3, .depth = 1, .chain = { r, c1 } };
+	tb = (struct thd){ .id = 4, .depth = 1, .chain = { r, c1 } };
+	tc = (struct thd){ .id = 5, .depth = 1, .chain = { r, c2 } };
+}
+
+/* Charge from's time by switching from it to `to`, at the switching scheduler's level. */
+static void
+charge(struct thd *from, struct thd *to, int level)
+{
+	uint64_t t0;
+
+	sched_account(0, from, 0); /* from runs: every level opens now */
+	memset(reg, 0, sizeof(reg));
+	for (t0 = hw_tsc(); hw_tsc() == t0;)
+		; /* some time passes: a charged level's consumed grows */
+	sched_account(from, to, level);
+}
+
+TEST(switch_inside_a_subsystem_charges_only_its_level)
+{
+	tree();
+	charge(&ta, &tb, 1);
+	CHECK(reg[1].slot[ta.id].consumed);	   /* C1 charges ta */
+	CHECK_EQ(reg[0].slot[cs1.id].consumed, 0); /* R still sees C1 running */
+	charge(&ta, &tb, 0);			   /* R's switch between C1's threads: the same */
+	CHECK(reg[1].slot[ta.id].consumed);
+	CHECK_EQ(reg[0].slot[cs1.id].consumed, 0);
+}
+
+TEST(switch_across_subsystems_charges_every_level)
+{
+	tree();
+	charge(&ta, &tc, 0);
+	CHECK(reg[1].slot[ta.id].consumed);
+	CHECK(reg[0].slot[cs1.id].consumed);
+	CHECK_EQ(reg[2].slot[tc.id].consumed, 0);
+	/* a level above where the chains differ is no level both know equal: still all */
+	charge(&ta, &tc, 1);
+	CHECK(reg[0].slot[cs1.id].consumed);
+}
+
+TEST(switch_to_the_childs_cs_leaves_the_parent_charging_it)
+{
+	tree();
+	/* R switches from C1's thread to C1's own c^s: R charges cs1 either way */
+	charge(&ta, &cs1, 0);
+	CHECK(reg[1].slot[ta.id].consumed);
+	CHECK_EQ(reg[0].slot[cs1.id].consumed, 0);
 }
