@@ -33,6 +33,7 @@ HCC := gcc
 HCFLAGS := -std=gnu11 -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer $(WARN) -I. -Ikernel -Itests/host -MMD -MP
 
+include lib/build.mk
 include kernel/build.mk
 include rm/build.mk
 include policies/build.mk
@@ -221,7 +222,7 @@ check: $(DEPS)
 	$(Q)clang-format --dry-run --Werror $(CHECK_SRCS)
 	$(Q)cppcheck --quiet --std=c11 --enable=warning,portability,performance --inline-suppr \
 		--error-exitcode=1 --suppress=missingIncludeSystem -D__x86_64__ -I kernel -I . \
-		kernel rm policies images subsystems tests/host
+		kernel lib rm policies images subsystems tests/host
 	$(Q)$(MAKE) --no-print-directory shellcheck
 	$(Q)$(MAKE) --no-print-directory test
 	$(Q)$(MAKE) --no-print-directory eval-quick

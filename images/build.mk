@@ -4,7 +4,7 @@ MANIFEST := MANIFEST
 # each test image lives in its own file beside its expectations (tests/images/NAME.dts and
 # NAME.expect); the builder reads them after MANIFEST, as one set of images
 TEST_MANIFESTS := $(sort $(wildcard tests/images/*.dts))
-HRIMAGE_SRCS := $(wildcard images/*.c) rm/elf.c rm/treeline.c policies/admit.c
+HRIMAGE_SRCS := $(wildcard images/*.c) $(LIB_SRCS) policies/admit.c
 HRIMAGE := $(B)/host/hrimage
 HRIMAGE_RUN = $(HRIMAGE) $(MANIFEST) $(TEST_MANIFESTS) --programs $(B)/prog
 IMAGES_OUT := $(B)/images

@@ -3,7 +3,7 @@
  * manifest order, so the error names the first child that no longer fits.
  */
 #include "cpu.h"
-#include "rm/treeline.h"
+#include "lib/treeline.h"
 #include "alloc.h"
 #include "diag.h"
 #include "policies/admit.h"

@@ -7,7 +7,7 @@
 #include "image.h"
 #include "tree.h"
 #include "kernel/abi/hr_layout.h"
-#include "rm/treeline.h"
+#include "lib/treeline.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -97,7 +97,7 @@ image_env(FILE *f, const struct image *img, const char *manifest)
 #define TAG_NODES 18
 #define TAG_MAX	  (TAG_NODES * 32 + 4)
 
-/* The kernel's console tag of node n's lines (rm/treeline.h): its path from the root. */
+/* The kernel's console tag of node n's lines (lib/treeline.h): its path from the root. */
 static void
 tag_of(const struct node *n, char *buf, size_t len)
 {
@@ -114,7 +114,7 @@ tag_of(const struct node *n, char *buf, size_t len)
 	treeline_tag(buf, len, path, depth);
 }
 
-/* The lines the booted tree will report, root first, in manifest order (rm/treeline.h). */
+/* The lines the booted tree will report, root first, in manifest order (lib/treeline.h). */
 static void
 tree_lines(FILE *f, const struct node *n)
 {

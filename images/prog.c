@@ -5,7 +5,7 @@
 #include "prog.h"
 #include "diag.h"
 #include "kernel/abi/hr_layout.h"
-#include "rm/elf.h"
+#include "lib/elf.h"
 
 #include <dirent.h>
 #include <errno.h>

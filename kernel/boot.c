@@ -12,7 +12,7 @@
 #include "alias.h"
 #include "frame.h"
 #include "boot.h"
-#include "../rm/elf.h"
+#include "../lib/elf.h"
 
 static uint64_t
 user_frame(void)

@@ -1,5 +1,5 @@
-# kernel/build.mk - kernel sources.  rm/elf.c is shared: the kernel loads the root with it.
-KERNEL_SRCS := $(wildcard kernel/*.c) $(wildcard kernel/arch/x86_64/*.c) rm/elf.c
+# kernel/build.mk - kernel sources.  lib/elf.c is shared: the kernel loads the root with it.
+KERNEL_SRCS := $(wildcard kernel/*.c) $(wildcard kernel/arch/x86_64/*.c) lib/elf.c
 KERNEL_ASMS := kernel/arch/x86_64/boot.S kernel/arch/x86_64/entry.S
 KERNEL_LDS := kernel/arch/x86_64/kernel.ld
 

@@ -1,8 +1,5 @@
 # rm/build.mk - the runtime and resource managers linked into every user program.
-RM_SRCS := $(wildcard rm/*.c) $(wildcard rm/*.S)
-
-HOST_TESTS += rm/test/elf_test.c
-HOST_TEST_DEPS_elf_test := rm/elf.c
+RM_SRCS := $(wildcard rm/*.c) $(wildcard rm/*.S) $(LIB_SRCS)
 
 HOST_TESTS += rm/test/res_test.c
 HOST_TEST_DEPS_res_test := rm/res.c policies/admit.c

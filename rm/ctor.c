@@ -11,7 +11,7 @@
 #include "ctor.h"
 #include "caps.h"
 #include "desc.h"
-#include "elf.h"
+#include "lib/elf.h"
 #include "pages.h"
 #include "parent.h"
 #include "runtime.h"

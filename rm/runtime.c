@@ -6,7 +6,7 @@
 #include "desc.h"
 #include "pages.h"
 #include "tls.h"
-#include "treeline.h"
+#include "lib/treeline.h"
 
 #include <stdarg.h>
 #include <stdio.h>

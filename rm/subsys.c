@@ -20,7 +20,7 @@
 #include "restart.h"
 #include "runtime.h"
 #include "sched.h"
-#include "treeline.h"
+#include "lib/treeline.h"
 
 #include <stdio.h>
 #include <stdlib.h>

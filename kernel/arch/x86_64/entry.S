@@ -12,18 +12,10 @@
 	.text
 	.code64
 
-/* ---- syscall ------------------------------------------------------------------------- */
-	.globl syscall_entry
-syscall_entry:
-	mov	%rsp, user_rsp_scratch(%rip)
-	mov	cur_frame_end(%rip), %rsp
-	pushq	$UDATA_SEL
-	pushq	user_rsp_scratch(%rip)
-	push	%r11                              /* rflags */
-	pushq	$UCODE_SEL
-	push	%rcx                              /* rip */
-	pushq	$0
-	pushq	$VEC_SYSCALL
+/* The general registers of struct regs (kernel/arch/x86_64/hw.h), pushed from rax down to r15
+ * (its first field): saved on the way in and restored on the way out by every path, so the
+ * frame has one layout. */
+.macro SAVE_GPRS
 	push	%rax
 	push	%rbx
 	push	%rcx
@@ -39,6 +31,39 @@ syscall_entry:
 	push	%r13
 	push	%r14
 	push	%r15
+.endm
+
+.macro RESTORE_GPRS
+	pop	%r15
+	pop	%r14
+	pop	%r13
+	pop	%r12
+	pop	%r11
+	pop	%r10
+	pop	%r9
+	pop	%r8
+	pop	%rbp
+	pop	%rdi
+	pop	%rsi
+	pop	%rdx
+	pop	%rcx
+	pop	%rbx
+	pop	%rax
+.endm
+
+/* ---- syscall ------------------------------------------------------------------------- */
+	.globl syscall_entry
+syscall_entry:
+	mov	%rsp, user_rsp_scratch(%rip)
+	mov	cur_frame_end(%rip), %rsp
+	pushq	$UDATA_SEL
+	pushq	user_rsp_scratch(%rip)
+	push	%r11                              /* rflags */
+	pushq	$UCODE_SEL
+	push	%rcx                              /* rip */
+	pushq	$0
+	pushq	$VEC_SYSCALL
+	SAVE_GPRS
 	mov	%rsp, %rdi
 	lea	kstack_top(%rip), %rsp
 	call	syscall_dispatch
@@ -61,21 +86,7 @@ ret_to_user:
 	/* only flags user code may own go back (IOPL never), and interrupts are on */
 	andq	$HW_RFLAGS_USER, R_RFLAGS(%rsp)
 	orq	$HW_RFLAGS_FORCE, R_RFLAGS(%rsp)
-	pop	%r15
-	pop	%r14
-	pop	%r13
-	pop	%r12
-	pop	%r11
-	pop	%r10
-	pop	%r9
-	pop	%r8
-	pop	%rbp
-	pop	%rdi
-	pop	%rsi
-	pop	%rdx
-	pop	%rcx
-	pop	%rbx
-	pop	%rax
+	RESTORE_GPRS
 	cmpq	$VEC_SYSCALL, (%rsp)
 	jne	1f
 	/* a syscall frame: rcx/r11 are scratch, so the cheap sysret path applies */
@@ -117,21 +128,7 @@ vec_\vec:
 
 trap_common:
 	cld                                       /* user code may have set DF; C expects it clear */
-	push	%rax
-	push	%rbx
-	push	%rcx
-	push	%rdx
-	push	%rsi
-	push	%rdi
-	push	%rbp
-	push	%r8
-	push	%r9
-	push	%r10
-	push	%r11
-	push	%r12
-	push	%r13
-	push	%r14
-	push	%r15
+	SAVE_GPRS
 	mov	%rsp, %rdi
 	testb	$3, R_CS(%rsp)
 	jz	2f
@@ -143,21 +140,7 @@ trap_common:
 	and	$-16, %rsp
 	call	trap_kernel
 	mov	%rbx, %rsp
-	pop	%r15
-	pop	%r14
-	pop	%r13
-	pop	%r12
-	pop	%r11
-	pop	%r10
-	pop	%r9
-	pop	%r8
-	pop	%rbp
-	pop	%rdi
-	pop	%rsi
-	pop	%rdx
-	pop	%rcx
-	pop	%rbx
-	pop	%rax
+	RESTORE_GPRS
 	add	$16, %rsp
 	iretq
 

@@ -1,9 +1,9 @@
 /*
- * elf_test.c - the ELF checker (rm/elf.c) against a valid synthetic executable and every
+ * elf_test.c - the ELF checker (lib/elf.c) against a valid synthetic executable and every
  * kind of malformed one a hostile or broken module could be.
  */
 #include "check.h"
-#include "rm/elf.h"
+#include "lib/elf.h"
 #include "kernel/abi/hr_errno.h"
 #include "kernel/abi/hr_layout.h"
 #include "kernel/abi/hr_syscall.h"

@@ -1,7 +1,8 @@
 /*
  * elf.h - checking and describing a static ELF64 executable, and the initial stack musl
- * expects.  Pure code shared by the kernel (loading the root) and rm/ctor.c (loading every
- * other component); tested on the host against malformed files (rm/test/elf_test.c).
+ * expects.  Pure code shared by the kernel (loading the root), rm/ctor.c (loading every
+ * other component) and the image builder (images/prog.c); tested on the host against
+ * malformed files (lib/test/elf_test.c).
  */
 #ifndef RM_ELF_H
 #define RM_ELF_H
