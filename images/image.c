@@ -4,8 +4,8 @@
  * HR_DESC_MAX_PAGES of descriptor; the scheduler hierarchy is at most HR_DEPTH_MAX deep.
  */
 #include "image.h"
-#include "cpu.h"
-#include "desc.h"
+#include "admission.h"
+#include "blob.h"
 #include "diag.h"
 #include "memory.h"
 #include "tree.h"
@@ -55,7 +55,7 @@ image_check(struct image *img)
 	const struct node *deep = too_deep(img->root);
 	unsigned modules = image_programs(img, progs, TREE_MODULES_MAX) + 1;
 	size_t size;
-	void *blob = desc_build(img, &size);
+	void *blob = blob_build(img, &size);
 	uint64_t desc_pages = (size + HR_PAGE_SIZE - 1) / HR_PAGE_SIZE;
 
 	char context[64];
@@ -77,6 +77,6 @@ image_check(struct image *img)
 		diag_error(img->line, "the image's descriptor is %llu pages; at most %llu fit",
 			   (unsigned long long) desc_pages, HR_DESC_MAX_PAGES);
 	memory_check(img, desc_pages);
-	cpu_check(img);
+	admission_check(img);
 	diag_context(NULL);
 }

@@ -2,7 +2,7 @@
  * out.c - writing a built image's files (out.h).  The text files say what generated them.
  */
 #include "out.h"
-#include "desc.h"
+#include "blob.h"
 #include "diag.h"
 #include "image.h"
 #include "tree.h"
@@ -166,7 +166,7 @@ out_image(const struct image *img, const char *dir, const char *manifest)
 {
 	char path[4096];
 	size_t size;
-	void *blob = desc_build(img, &size);
+	void *blob = blob_build(img, &size);
 
 	snprintf(path, sizeof(path), "%s/%s", dir, img->name);
 	make_dir(path);

@@ -3,7 +3,7 @@
  * tree, so nesting reads as it does in the manifest.
  */
 #include "table.h"
-#include "cpu.h"
+#include "admission.h"
 #include "memory.h"
 #include "kernel/abi/hr_layout.h"
 
@@ -31,7 +31,7 @@ row(FILE *f, const struct node *n, int level, int width)
 	else if (n->kind == NODE_COMP)
 		snprintf(cpu, sizeof(cpu), "-");
 	else
-		cpu_describe(&n->cpu, cpu, sizeof(cpu));
+		admission_describe(&n->cpu, cpu, sizeof(cpu));
 	if (n->kind == NODE_SUBSYS)
 		snprintf(depth, sizeof(depth), "%u", n->depth);
 	if (n->kind != NODE_TASK)

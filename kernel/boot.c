@@ -8,7 +8,7 @@
  */
 #include "comp.h"
 #include "thd.h"
-#include "sched.h"
+#include "schedtree.h"
 #include "alias.h"
 #include "frame.h"
 #include "boot.h"
@@ -143,7 +143,7 @@ boot_root(const struct hw_boot *b, uint64_t tsc_hz, uint64_t timer_hz)
 	t->comp_gen = c->gen;
 	t->state = HR_TS_READY;
 	c->nthds = 1;
-	if (sched_make(c, 0, t))
+	if (schedtree_make(c, 0, t))
 		panic("no page tables for the root's scheduler region");
 
 	bi->magic = HR_BOOTINFO_MAGIC;

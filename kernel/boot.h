@@ -5,7 +5,7 @@
 #include "kernel.h"
 
 struct thd *boot_root(const struct hw_boot *b, uint64_t tsc_hz, uint64_t timer_hz);
-void sched_clock(uint64_t tsc_hz, uint64_t tsc_per_tick);
+void schedtree_clock(uint64_t tsc_hz, uint64_t tsc_per_tick);
 void libc_clock(uint64_t tsc_hz);
 
 #endif

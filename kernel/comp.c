@@ -6,7 +6,7 @@
 #include "comp.h"
 #include "syscall.h"
 #include "thd.h"
-#include "sched.h"
+#include "schedtree.h"
 #include "alias.h"
 #include "frame.h"
 #include "console.h"
@@ -33,7 +33,7 @@ comp_new(struct comp *parent)
 			continue;
 		if (!(pgtbl = pt_new()))
 			return 0;
-		if (sched_map_kinfo(pgtbl, &b)) {
+		if (schedtree_map_kinfo(pgtbl, &b)) {
 			pt_free(pgtbl);
 			return 0;
 		}
@@ -110,7 +110,7 @@ comp_end(struct comp *c, enum comp_state why, struct thd *t, uint64_t a, uint64_
 	}
 	/* Threads inside c with a live caller unwind lazily (thd_prepare); those with none
 	 * are freed now, after the post (which may have preempted t, and then t too). */
-	sched_post(comp_responsible(c), ev);
+	schedtree_post(comp_responsible(c), ev);
 	thd_reap();
 }
 
@@ -134,7 +134,7 @@ reap_threads(struct comp *c)
 			t->home = 0;
 		if (t->payer == c)
 			t->payer = 0;
-		if (c->is_sched && sched_sees(c, t))
+		if (c->is_sched && schedtree_sees(c, t))
 			t->depth = (uint8_t) (c->depth - 1);
 	}
 }
@@ -165,7 +165,7 @@ comp_destroy(struct comp *c)
 	reap_threads(c);
 	alias_comp_clear(c);
 	if (c->is_sched)
-		sched_unmake(c);
+		schedtree_unmake(c);
 	pt_free(c->pgtbl);
 	ptq_leave(c);
 	drop_parent_cap(c);

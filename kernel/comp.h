@@ -64,7 +64,7 @@ struct comp {
 	uint64_t wake_at;    /* TSC at which its timer is due (timer_next), 0 if none */
 	struct comp *armed_next, *armed_prev; /* on the list of armed timers while wake_at */
 	uint64_t idle_gen; /* idle_ok holds while the kernel's idle_gen equals this */
-	uint8_t idle_ok;   /* its event thread may run on an idle CPU (sched_idle) */
+	uint8_t idle_ok;   /* its event thread may run on an idle CPU (schedtree_idle) */
 	struct kev_q evq;  /* our ring's head and losses (kev.h; the region's are untrusted) */
 	struct kev_notice notice; /* where our latest idle/wake notice sits in our parent's ring */
 	struct hr_sched_region *region;

@@ -12,7 +12,7 @@
 #include "comp.h"
 #include "thd.h"
 #include "syscall.h"
-#include "sched.h"
+#include "schedtree.h"
 
 static long
 invoke_decode(struct thd *t, uint64_t slot, struct comp **out, uint64_t *badge)
@@ -36,7 +36,7 @@ invoke_decode(struct thd *t, uint64_t slot, struct comp **out, uint64_t *badge)
 	if (c->stk_quota && c->stk_held[t->comp->id] >= c->stk_quota)
 		return HR_EBUSY; /* this caller holds its share of the callee's stacks */
 	sub = c->sub;
-	if (!sub || !sched_sees(sub, t))
+	if (!sub || !schedtree_sees(sub, t))
 		return refuse(HR_EPERM, "thread %u may not run in component %u", t->id, c->id);
 	*out = c;
 	*badge = cap->badge;

@@ -4,7 +4,7 @@
  */
 #include "comp.h"
 #include "thd.h"
-#include "sched.h"
+#include "schedtree.h"
 #include "alias.h"
 #include "frame.h"
 #include "boot.h"
@@ -98,7 +98,7 @@ kmain(uint32_t magic, uint64_t info)
 	comp_pool_init();
 	thd_pool_init();
 	tsc_hz = hw_tsc_hz();
-	sched_clock(tsc_hz, tsc_hz / hz);
+	schedtree_clock(tsc_hz, tsc_hz / hz);
 	libc_clock(tsc_hz);
 	root = boot_root(&b, tsc_hz, hz);
 	hw_timer_init((uint32_t) hz);

@@ -10,7 +10,7 @@
  */
 #include "comp.h"
 #include "thd.h"
-#include "sched.h"
+#include "schedtree.h"
 #include "alias.h"
 #include "syscall.h"
 #include "console.h"

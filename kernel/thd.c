@@ -11,7 +11,7 @@
 #include "thd.h"
 #include "syscall.h"
 #include "comp.h"
-#include "sched.h"
+#include "schedtree.h"
 
 struct thd thds[HR_THD_MAX];
 struct thd *cur;
@@ -71,7 +71,7 @@ thd_free(struct thd *t)
 	if (t->state != HR_TS_FREE) {
 		struct comp *owner = t->chain[t->depth];
 		t->state = HR_TS_DEAD;
-		sched_publish(t);
+		schedtree_publish(t);
 		release_stacks(t);
 		if (owner && owner->evt == t)
 			owner->evt = 0;
@@ -99,7 +99,7 @@ thd_free(struct thd *t)
 void
 thd_dispatch(struct thd *t, int from_level)
 {
-	sched_account(cur, t, from_level);
+	schedtree_account(cur, t, from_level);
 	cur = t;
 	if (fpu_owner != t) {
 		if (fpu_owner)
@@ -116,7 +116,7 @@ void
 thd_stop(void)
 {
 	if (cur)
-		sched_account(cur, 0, 0);
+		schedtree_account(cur, 0, 0);
 	cur = 0;
 }
 
@@ -124,7 +124,7 @@ _Noreturn void
 thd_idle(void)
 {
 	thd_stop();
-	sched_idle();
+	schedtree_idle();
 	hw_idle();
 }
 
@@ -194,7 +194,7 @@ thd_reschedule(struct comp *s)
 		if (e->state == HR_TS_EVWAIT) {
 			e->state = HR_TS_READY;
 			s->evt_pending = 0;
-			sched_publish(e);
+			schedtree_publish(e);
 		}
 		if (e->state != HR_TS_READY)
 			continue;
@@ -219,7 +219,7 @@ thd_exit(struct thd *t, long status)
 	if (t == cur)
 		thd_stop();
 	thd_free(t);
-	sched_post(owner, ev);
+	schedtree_post(owner, ev);
 	if (cur)
 		hw_ret_to_user();
 	thd_reschedule(owner);
@@ -274,7 +274,7 @@ sys_thd_create(struct thd *t, uint64_t comp, uint64_t ip, uint64_t sp, uint64_t 
 	n->state = HR_TS_READY;
 	s->thd_quota--;
 	home->nthds++;
-	sched_publish(n);
+	schedtree_publish(n);
 	return n->id;
 }
 
@@ -292,7 +292,7 @@ switch_decode(struct thd *t, struct comp *s, struct thd *x, uint64_t flags)
 		return HR_EPEVT;
 	if (!x)
 		return refuse(HR_ENOENT, "no such thread");
-	if (!sched_sees(s, x) || !sched_sees(s, t))
+	if (!schedtree_sees(s, x) || !schedtree_sees(s, t))
 		return refuse(HR_EPERM, "thread %u not granted to scheduler %u", x->id, s->id);
 	if (x->state == HR_TS_BLOCKED && x->blocker < s->depth)
 		return refuse(HR_EPERM, "thread %u blocked by an ancestor", x->id);
@@ -332,15 +332,15 @@ sys_thd_switch(struct thd *t, uint64_t thd, uint64_t flags)
 	if (flags & HR_SW_BLOCK) {
 		t->state = HR_TS_BLOCKED;
 		t->blocker = s->depth;
-		sched_publish(t);
+		schedtree_publish(t);
 	}
 	if (flags & HR_SW_EVWAIT) {
 		t->state = HR_TS_EVWAIT;
-		sched_publish(t);
+		schedtree_publish(t);
 	}
 	if (x->state == HR_TS_BLOCKED || x->state == HR_TS_EVWAIT) {
 		x->state = HR_TS_READY;
-		sched_publish(x);
+		schedtree_publish(x);
 	}
 	if (flags & HR_SW_PEVT) {
 		x->home->pevt = 1;
@@ -362,13 +362,13 @@ sys_thd_wakeup(struct thd *t, uint64_t thd)
 		return refuse(HR_EPERM, "component %u is not a scheduler", s->id);
 	if (!x)
 		return refuse(HR_ENOENT, "no such thread");
-	if (!sched_sees(s, x))
+	if (!schedtree_sees(s, x))
 		return refuse(HR_EPERM, "thread not granted to scheduler %u", s->id);
 	if (x->state != HR_TS_BLOCKED)
 		return HR_ESTATE;
 	if (x->blocker < s->depth)
 		return refuse(HR_EPERM, "thread %u blocked by an ancestor", x->id);
 	x->state = HR_TS_READY;
-	sched_publish(x);
+	schedtree_publish(x);
 	return 0;
 }

@@ -10,7 +10,7 @@
 #include "console.h"
 #include "comp.h"
 #include "thd.h"
-#include "sched.h"
+#include "schedtree.h"
 
 static const char *const names[32] = {
 	"divide error",
@@ -53,13 +53,13 @@ irq(unsigned vec)
 		return; /* no acknowledgement, by the APIC's rules */
 	if (vec == HW_VEC_DEADLINE) {
 		hw_deadline_ack();
-		sched_deadline();
+		schedtree_deadline();
 		return;
 	}
 	hw_irq_ack(vec);
 	if (vec == HW_VEC_TIMER) {
 		console_drain(); /* what the UART takes now: at most its FIFO */
-		sched_tick();
+		schedtree_tick();
 	}
 }
 

@@ -57,13 +57,13 @@ count_maps(struct plan *p, uint64_t n)
 	return 0;
 }
 
-/* alias_pages, but for what a test makes fail (ctor_spec.fail_map). */
+/* window_alias, but for what a test makes fail (ctor_spec.fail_map). */
 static long
 map(struct plan *p, long slot, uint64_t src, uint64_t dst, uint64_t n, unsigned perms, int zero)
 {
 	long r = count_maps(p, n);
 
-	return r ? r : alias_pages(slot, src, dst, n, perms, zero);
+	return r ? r : window_alias(slot, src, dst, n, perms, zero);
 }
 
 static const struct hr_module *
@@ -284,7 +284,7 @@ give_window(const struct ctor_spec *s, struct plan *p, struct ctor_child *c, cha
 {
 	long r;
 
-	if (!(r = count_maps(p, p->window)) && (r = alias_grow(&c->window, p->window)) > 0)
+	if (!(r = count_maps(p, p->window)) && (r = window_grow(&c->window, p->window)) > 0)
 		r = 0;
 	return r ? say(why, len, r, "cannot give '%s' its memory window of %lu pages", s->name,
 		       (unsigned long) p->window)
@@ -369,7 +369,7 @@ create(const struct ctor_spec *s, struct ctor_child *c, const struct plan *p, ch
 		snprintf(why, len, "naming '%s': %s", s->name, hr_strerror(id));
 		return id;
 	}
-	alias_window_init(&c->window, c->slot);
+	window_init(&c->window, c->slot);
 	if ((id = hr_mem_bound(c->slot, s->mem_pages)))
 		return say(why, len, id, "memory bound of %u pages for '%s'", s->mem_pages,
 			   s->name);
@@ -410,7 +410,7 @@ ctor_destroy(struct ctor_child *c)
 		caps_free(c->slot);
 	if (c->fixed)
 		pages_free(c->fixed, c->fixed_pages);
-	alias_window_free(&c->window);
+	window_free(&c->window);
 	memset(c, 0, sizeof(*c));
 	c->slot = -1;
 }

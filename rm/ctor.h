@@ -13,7 +13,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "alias.h"
+#include "window.h"
 
 /*
  * The memory rule, in pages, shared with the image builder (images/memory.c) and stated
@@ -73,9 +73,9 @@ struct ctor_child {
 	uint32_t comp; /* its component id */
 	long tid;      /* its first thread (the c^s of a subsystem) */
 	uint64_t fixed,
-		fixed_pages;	    /* our pages for its image, stack, boot info, pcb, descriptor */
-	struct alias_window window; /* our pages that make its memory window */
-	struct hr_pcb *pcb;	    /* page shared with a subsystem (our mapping) */
+		fixed_pages;  /* our pages for its image, stack, boot info, pcb, descriptor */
+	struct window window; /* our pages that make its memory window */
+	struct hr_pcb *pcb;   /* page shared with a subsystem (our mapping) */
 };
 
 /* 0, or an HR_E* code with a sentence in why (never empty).  On failure nothing is left

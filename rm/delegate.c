@@ -59,7 +59,7 @@ delegate_init(const struct desc_node *self, unsigned children, unsigned builds)
 	struct admit_supply cpu = { 0, 1 };
 
 	/* what we hold is what we may promise (guaranteed or not: hrimage checks that only a
-	 * guaranteed supply backs guaranteed children, as images/cpu.c says) */
+	 * guaranteed supply backs guaranteed children, as images/admission.c says) */
 	if (bi->depth == 0)
 		cpu = (struct admit_supply){ 1, 1 };
 	else if (self->cpu_kind != RES_NONE)
@@ -470,7 +470,7 @@ delegate_res_delete(struct child *c, long id)
 	apply_bound(c);
 	/* whatever it still holds beyond its reservations is taken back by force */
 	if (c->mem_target) {
-		alias_take_top(&c->ctor.window, used(c) - c->mem_target);
+		window_take_top(&c->ctor.window, used(c) - c->mem_target);
 		apply_bound(c);
 	}
 	hr_lock_give(&lock);
@@ -547,7 +547,7 @@ delegate_mem_grow(struct child *c, uint64_t n)
 		va = HR_ENOMEM;
 	} else {
 		c->ctor.window.span_max = WINDOW_SPAN * res;
-		va = alias_grow(&c->ctor.window, n);
+		va = window_grow(&c->ctor.window, n);
 	}
 	hr_lock_give(&lock);
 	return va;
@@ -559,7 +559,7 @@ delegate_mem_return(struct child *c, uint64_t va, uint64_t n)
 	long r;
 
 	hr_lock_take(&lock);
-	if (!(r = alias_shrink(&c->ctor.window, va, n))) {
+	if (!(r = window_shrink(&c->ctor.window, va, n))) {
 		int was = c->mem_target != 0;
 		apply_bound(c);
 		if (was && !c->mem_target)
@@ -599,8 +599,8 @@ share_locked(struct child *c, struct child *b, uint64_t n)
 	*s = (struct share){ src, va, n, c->id, b->id };
 	b->shared += n; /* lent to b beyond its reservations */
 	apply_bound(b);
-	if ((r = alias_pages(c->ctor.slot, src, va, n, HR_MEM_READ | HR_MEM_WRITE, 1)) ||
-	    (r = alias_pages(b->ctor.slot, src, va, n, HR_MEM_READ | HR_MEM_WRITE, 0))) {
+	if ((r = window_alias(c->ctor.slot, src, va, n, HR_MEM_READ | HR_MEM_WRITE, 1)) ||
+	    (r = window_alias(b->ctor.slot, src, va, n, HR_MEM_READ | HR_MEM_WRITE, 0))) {
 		c->nshares++; /* share_end takes it back with the rest */
 		share_end(s);
 		return r;

@@ -13,7 +13,7 @@
  *                                 kernel's deadline interrupt) to it running (Fig. 5)
  */
 #include "rm/benchline.h"
-#include "rm/alias.h"
+#include "rm/window.h"
 #include "rm/pages.h"
 #include "rm/runtime.h"
 #include "rm/sched.h"
@@ -46,7 +46,7 @@ alias_remove(long sink, uint64_t page, int zero, uint64_t *alias, uint64_t *remo
 {
 	uint64_t t0 = hr_tsc(), t1, t2;
 
-	alias_pages(sink, page, SPOT, 1, HR_MEM_READ | HR_MEM_WRITE, zero);
+	window_alias(sink, page, SPOT, 1, HR_MEM_READ | HR_MEM_WRITE, zero);
 	t1 = hr_tsc();
 	hr_mem_remove(sink, SPOT);
 	t2 = hr_tsc();

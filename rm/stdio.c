@@ -1,5 +1,5 @@
 /*
- * console.c - printf, vprintf, puts and putchar that write each call with one system
+ * stdio.c - printf, vprintf, puts and putchar that write each call with one system
  * call.  musl's stdout FILE is not locked for threads it did not create; formatting into
  * a buffer on the caller's stack instead makes every line atomic on the serial console,
  * across threads and components, which is what the test runner reads.

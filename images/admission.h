@@ -16,9 +16,9 @@
  * the first child that cannot be admitted.  Supplies: the root has the whole CPU; a
  * subsystem with a hard or deferrable reservation has that; any other has none.
  */
-void cpu_check(const struct image *img);
+void admission_check(const struct image *img);
 
 /* "best effort", "hard 4/8", "soft 1/10", "deferrable 2/5" into buf. */
-const char *cpu_describe(const struct cpu_res *r, char *buf, size_t len);
+const char *admission_describe(const struct cpu_res *r, char *buf, size_t len);
 
 #endif

@@ -13,7 +13,7 @@
  * subsystem touches one level whatever its depth.  A parent reads its children's totals
  * only when it runs, by which time their slots have been closed.
  */
-#include "sched.h"
+#include "schedtree.h"
 #include "syscall.h"
 #include "comp.h"
 #include "thd.h"
@@ -30,7 +30,7 @@ static uint64_t since[HR_DEPTH_MAX + 1]; /* valid where since_gen[i] == open_gen
 static uint64_t since_gen[HR_DEPTH_MAX + 1];
 static uint64_t open_gen;    /* bumped when every level opens at once ... */
 static uint64_t open_all_at; /* ... at this time */
-static uint64_t idle_gen;    /* bumped by every dispatch (sched_idle, preempts) */
+static uint64_t idle_gen;    /* bumped by every dispatch (schedtree_idle, preempts) */
 static uint64_t tsc_hz, tick_tsc;
 static struct hr_kinfo kinfo __attribute__((aligned(4096)));
 static uint64_t next_due = UINT64_MAX; /* no scheduler's timer is due before this */
@@ -38,7 +38,7 @@ static uint64_t next_due = UINT64_MAX; /* no scheduler's timer is due before thi
 static struct comp *armed;
 
 void
-sched_clock(uint64_t hz, uint64_t per_tick)
+schedtree_clock(uint64_t hz, uint64_t per_tick)
 {
 	tsc_hz = hz;
 	tick_tsc = per_tick;
@@ -47,7 +47,7 @@ sched_clock(uint64_t hz, uint64_t per_tick)
 }
 
 long
-sched_map_kinfo(uint64_t pgtbl, struct pt_budget *b)
+schedtree_map_kinfo(uint64_t pgtbl, struct pt_budget *b)
 {
 	uint64_t *e = pt_entry(pgtbl, HR_VA_KINFO, b);
 
@@ -59,13 +59,13 @@ sched_map_kinfo(uint64_t pgtbl, struct pt_budget *b)
 }
 
 int
-sched_sees(const struct comp *s, const struct thd *t)
+schedtree_sees(const struct comp *s, const struct thd *t)
 {
 	return s->is_sched && t->depth >= s->depth && t->chain[s->depth] == s;
 }
 
 uint32_t
-sched_rep(const struct thd *t, int level)
+schedtree_rep(const struct thd *t, int level)
 {
 	const struct thd *cs;
 
@@ -78,11 +78,11 @@ sched_rep(const struct thd *t, int level)
 static struct hr_slot *
 slot_of(const struct thd *t, int level)
 {
-	return &t->chain[level]->region->slot[sched_rep(t, level)];
+	return &t->chain[level]->region->slot[schedtree_rep(t, level)];
 }
 
 void
-sched_publish(const struct thd *t)
+schedtree_publish(const struct thd *t)
 {
 	struct comp *owner = t->chain[t->depth];
 	const struct comp *h = t->home;
@@ -112,7 +112,7 @@ diverge(const struct thd *a, const struct thd *b, int level)
 	while (k > 0 && a->chain[k] != b->chain[k])
 		k--;
 	while (k <= a->depth && k <= b->depth && a->chain[k] == b->chain[k] &&
-	       sched_rep(a, k) == sched_rep(b, k))
+	       schedtree_rep(a, k) == schedtree_rep(b, k))
 		k++;
 	return k;
 }
@@ -125,7 +125,7 @@ opened(int i)
 }
 
 void
-sched_account(struct thd *from, struct thd *to, int level)
+schedtree_account(struct thd *from, struct thd *to, int level)
 {
 	uint64_t now = hw_tsc();
 	int k = from && to ? diverge(from, to, level) : 0;
@@ -136,7 +136,7 @@ sched_account(struct thd *from, struct thd *to, int level)
 	}
 	if (!to)
 		return;
-	idle_gen++; /* a thread runs: what sched_idle worked out no longer holds */
+	idle_gen++; /* a thread runs: what schedtree_idle worked out no longer holds */
 	if (k == 0) {
 		/* every level opens now (from idle, or across the root's entities): one stamp
 		 * for all, whatever the depth */
@@ -151,7 +151,7 @@ sched_account(struct thd *from, struct thd *to, int level)
 }
 
 long
-sched_make(struct comp *c, struct comp *parent, struct thd *cs)
+schedtree_make(struct comp *c, struct comp *parent, struct thd *cs)
 {
 	struct hr_sched_region *r = &regions[c->id].r;
 	uint64_t pa = hw_virt_to_phys(r);
@@ -191,7 +191,7 @@ sched_make(struct comp *c, struct comp *parent, struct thd *cs)
 		cs->depth = c->depth;
 		if (parent) /* the parent sees it now as the child's c^s, no longer its own */
 			parent->region->slot[cs->id].flags = HR_SLOT_CS;
-		sched_publish(cs);
+		schedtree_publish(cs);
 	}
 	return 0;
 }
@@ -223,7 +223,7 @@ timer_set(struct comp *s, uint64_t at)
 }
 
 void
-sched_unmake(struct comp *c)
+schedtree_unmake(struct comp *c)
 {
 	timer_set(c, 0);
 	for (uint64_t i = 0; i < HR_SCHED_REGION_PAGES; i++)
@@ -258,11 +258,11 @@ preempts(const struct thd *e, const struct thd *t)
 	if (k > e->depth || k > t->depth)
 		return 0; /* charged alike at every level: e is t */
 	sl = e->chain[k]->region->slot;
-	return sl[sched_rep(e, k)].prio < sl[sched_rep(t, k)].prio && may_run(e, k + 1);
+	return sl[schedtree_rep(e, k)].prio < sl[schedtree_rep(t, k)].prio && may_run(e, k + 1);
 }
 
 void
-sched_activate(struct comp *s)
+schedtree_activate(struct comp *s)
 {
 	struct thd *e = s->evt;
 
@@ -270,7 +270,7 @@ sched_activate(struct comp *s)
 		return;
 	e->state = HR_TS_READY;
 	s->evt_pending = 0;
-	sched_publish(e);
+	schedtree_publish(e);
 	if (thd_prepare(e)) {
 		thd_free(e);
 		return;
@@ -303,12 +303,12 @@ notice(struct comp *c, uint16_t type)
 }
 
 void
-sched_post(struct comp *s, struct hr_kevent ev)
+schedtree_post(struct comp *s, struct hr_kevent ev)
 {
 	if (!s || !s->is_sched)
 		return;
 	queue(s, ev);
-	sched_activate(s);
+	schedtree_activate(s);
 }
 
 /*
@@ -322,13 +322,13 @@ timer_fire(struct comp *s)
 {
 	timer_set(s, 0);
 	s->evt_pending = 1; /* its event thread looks at its clock: no entry needed */
-	sched_activate(s);
+	schedtree_activate(s);
 	for (; s->parent && s->parent->is_sched; s = s->parent) {
 		int ran = s->evt && cur == s->evt;
 		notice(s, HR_KEV_WAKE);
 		if (ran)
 			return;
-		sched_activate(s->parent);
+		schedtree_activate(s->parent);
 	}
 }
 
@@ -357,7 +357,7 @@ fire_due(uint64_t now)
  * while there is nothing else to do, and its timer finds the answer ready.
  */
 void
-sched_idle(void)
+schedtree_idle(void)
 {
 	idle_gen++;
 	for (struct comp *s = armed; s; s = s->armed_next) {
@@ -367,7 +367,7 @@ sched_idle(void)
 }
 
 void
-sched_tick(void)
+schedtree_tick(void)
 {
 	uint64_t now = hw_tsc();
 
@@ -377,7 +377,7 @@ sched_tick(void)
 }
 
 void
-sched_deadline(void)
+schedtree_deadline(void)
 {
 	uint64_t now = hw_tsc();
 
@@ -402,12 +402,12 @@ sys_event_wait(struct thd *t)
 	}
 	t->regs.rax = 1;
 	t->state = HR_TS_EVWAIT;
-	sched_publish(t);
+	schedtree_publish(t);
 	t->preempted = 0;
 	/* resume what we preempted, unless it is ours and we published that it may not run
 	 * (a server out of budget): then it waits for us, not for the next event */
 	if (p && p->gen == t->preempted_gen && p->state == HR_TS_READY &&
-	    (!sched_sees(s, p) || slot_of(p, s->depth)->prio != HR_PRIO_IDLE)) {
+	    (!schedtree_sees(s, p) || slot_of(p, s->depth)->prio != HR_PRIO_IDLE)) {
 		if (thd_prepare(p) == 0) {
 			thd_dispatch(p, 0);
 			return 1;
@@ -418,7 +418,7 @@ sys_event_wait(struct thd *t)
 	thd_stop();
 	if (s->parent && s->parent->is_sched) {
 		notice(s, HR_KEV_IDLE);
-		sched_activate(s->parent);
+		schedtree_activate(s->parent);
 	}
 	if (cur)
 		return 1;
@@ -430,7 +430,7 @@ static struct thd *
 owned(struct comp *s, uint64_t tid)
 {
 	struct thd *x = thd_lookup(tid);
-	return x && sched_sees(s, x) && x->depth == s->depth ? x : 0;
+	return x && schedtree_sees(s, x) && x->depth == s->depth ? x : 0;
 }
 
 static struct comp *
@@ -452,7 +452,7 @@ sys_sched_event(struct thd *t, uint64_t thd)
 		return refuse(HR_EPERM, "thread is not ours or lives elsewhere");
 	s->evt = e;
 	s->region->evt_thd = e->id;
-	sched_publish(e);
+	schedtree_publish(e);
 	return 0;
 }
 
@@ -470,7 +470,7 @@ sys_sched_promote(struct thd *t, uint64_t slot, uint64_t cs_id)
 		return refuse(HR_EDEPTH, "depth %u", s->depth + 1);
 	if (!(cs = owned(s, cs_id)) || cs->home != c || c->nthds != 1 || cs == t)
 		return refuse(HR_EINVAL, "c^s must be the child's only thread, ours and idle");
-	return sched_make(c, s, cs);
+	return schedtree_make(c, s, cs);
 }
 
 long
@@ -490,7 +490,7 @@ sys_sched_grant(struct thd *t, uint64_t thd, uint64_t slot)
 	s->region->slot[x->id].flags &= ~HR_SLOT_OWNED;
 	x->chain[c->depth] = c;
 	x->depth = c->depth;
-	sched_publish(x);
+	schedtree_publish(x);
 	return 0;
 }
 
@@ -502,7 +502,7 @@ sys_sched_revoke(struct thd *t, uint64_t thd)
 
 	if (!s->is_sched)
 		return refuse(HR_EPERM, "component %u is not a scheduler", s->id);
-	if (!x || !sched_sees(s, x) || x->depth == s->depth)
+	if (!x || !schedtree_sees(s, x) || x->depth == s->depth)
 		return refuse(HR_EPERM, "thread not granted below us");
 	if (x == cur)
 		return refuse(HR_EBUSY, "cannot revoke the running thread");
@@ -516,7 +516,7 @@ sys_sched_revoke(struct thd *t, uint64_t thd)
 	x->depth = s->depth;
 	if ((x->state == HR_TS_BLOCKED && x->blocker > s->depth) || x->state == HR_TS_EVWAIT)
 		x->state = HR_TS_READY;
-	sched_publish(x);
+	schedtree_publish(x);
 	return 0;
 }
 
@@ -542,7 +542,7 @@ demote(struct comp *c)
 			demote(&comps[i]);
 	for (unsigned i = 1; i < HR_THD_MAX; i++) {
 		struct thd *x = &thds[i];
-		if (x->state == HR_TS_FREE || !sched_sees(c, x))
+		if (x->state == HR_TS_FREE || !schedtree_sees(c, x))
 			continue;
 		for (int l = c->depth; l <= x->depth; l++)
 			x->chain[l] = 0;
@@ -550,12 +550,12 @@ demote(struct comp *c)
 		if (x->state == HR_TS_EVWAIT ||
 		    (x->state == HR_TS_BLOCKED && x->blocker >= c->depth))
 			x->state = HR_TS_READY;
-		sched_publish(x);
+		schedtree_publish(x);
 	}
 	for (unsigned i = 1; i < HR_COMP_MAX; i++)
 		if (comps[i].state != COMP_FREE && comps[i].sub == c)
 			comps[i].sub = p;
-	sched_unmake(c);
+	schedtree_unmake(c);
 	c->sub = p;
 }
 
@@ -566,7 +566,7 @@ sys_sched_demote(struct thd *t, uint64_t slot)
 
 	if (!c)
 		return refuse(HR_ECAP, "slot names no child scheduler");
-	if (sched_sees(c, t))
+	if (schedtree_sees(c, t))
 		return refuse(HR_EBUSY, "the running thread belongs to it");
 	demote(c);
 	return 0;

@@ -2,7 +2,7 @@
  * desc.c - writing the boot descriptor with libfdt's sequential-write API (desc.h).
  * Every number is one 32-bit cell; nodes keep their manifest names and order.
  */
-#include "desc.h"
+#include "blob.h"
 #include "alloc.h"
 #include "diag.h"
 #include "memory.h"
@@ -131,7 +131,7 @@ w_node(struct writer *w, const struct image *img, const struct node *n)
 }
 
 void *
-desc_build(const struct image *img, size_t *size)
+blob_build(const struct image *img, size_t *size)
 {
 	for (int cap = 16384; cap <= (1 << 26); cap *= 2) {
 		struct writer w = { alloc_zero(1, (size_t) cap), 0 };

@@ -13,27 +13,27 @@ struct comp;
 struct thd;
 
 /* Make c a scheduler at the given depth with its region mapped; 0 or HR_ENOMEM. */
-long sched_make(struct comp *c, struct comp *parent, struct thd *cs);
-void sched_unmake(struct comp *c);
+long schedtree_make(struct comp *c, struct comp *parent, struct thd *cs);
+void schedtree_unmake(struct comp *c);
 /* Is t granted to scheduler s? */
-int sched_sees(const struct comp *s, const struct thd *t);
+int schedtree_sees(const struct comp *s, const struct thd *t);
 /* Slot that the scheduler at `level` of t's chain charges for t. */
-uint32_t sched_rep(const struct thd *t, int level);
+uint32_t schedtree_rep(const struct thd *t, int level);
 /* Publish t's state to its owner (and the scheduler blocking it). */
-void sched_publish(const struct thd *t);
+void schedtree_publish(const struct thd *t);
 /* Charge time and move the accounting from cur to next (either may be NULL: idle). */
-void sched_account(struct thd *from, struct thd *to, int from_level);
+void schedtree_account(struct thd *from, struct thd *to, int from_level);
 /* Queue a kernel event for s; wake and maybe dispatch its event thread. */
-void sched_post(struct comp *s, struct hr_kevent ev);
+void schedtree_post(struct comp *s, struct hr_kevent ev);
 /* Wake s's event thread if it waits; dispatch it if it preempts cur. */
-void sched_activate(struct comp *s);
+void schedtree_activate(struct comp *s);
 /* A timer tick arrived: wake the schedulers whose timer is due. */
-void sched_tick(void);
+void schedtree_tick(void);
 /* The deadline interrupt (hw_deadline_set) arrived: the same, without a tick. */
-void sched_deadline(void);
+void schedtree_deadline(void);
 /* The CPU is about to idle: prepare what an interrupt on an idle CPU needs. */
-void sched_idle(void);
+void schedtree_idle(void);
 /* Map the kernel's clock page read-only into a new address space; 0 or HR_ENOMEM. */
-long sched_map_kinfo(uint64_t pgtbl, struct pt_budget *b);
+long schedtree_map_kinfo(uint64_t pgtbl, struct pt_budget *b);
 
 #endif

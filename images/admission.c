@@ -2,7 +2,7 @@
  * cpu.c - CPU admission over an image (cpu.h).  Children are admitted as if one by one in
  * manifest order, so the error names the first child that no longer fits.
  */
-#include "cpu.h"
+#include "admission.h"
 #include "lib/treeline.h"
 #include "alloc.h"
 #include "diag.h"
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 
 const char *
-cpu_describe(const struct cpu_res *r, char *buf, size_t len)
+admission_describe(const struct cpu_res *r, char *buf, size_t len)
 {
 	return treeline_cpu(0, r->kind, r->budget, r->period, buf, len);
 }
@@ -29,8 +29,8 @@ check_unsupplied(const struct node *s)
 		diag_error(k->line_cpu,
 			   "child '%s' asks for guaranteed cpu (%s) but parent '%s' has none to "
 			   "give (%s)",
-			   k->name, cpu_describe(&k->cpu, want, sizeof(want)), s->name,
-			   cpu_describe(&s->cpu, have, sizeof(have)));
+			   k->name, admission_describe(&k->cpu, want, sizeof(want)), s->name,
+			   admission_describe(&s->cpu, have, sizeof(have)));
 		return 0;
 	}
 	return 1;
@@ -101,8 +101,8 @@ check_admission(const struct node *s, struct admit_supply supply)
 		admit_cpu(s->policy, set, n, supply, why, sizeof(why));
 		diag_error(k->line_cpu,
 			   "child '%s' (%s) is not admitted by parent '%s' under policy %s: %s",
-			   k->name, cpu_describe(&k->cpu, want, sizeof(want)), s->name, s->policy,
-			   why);
+			   k->name, admission_describe(&k->cpu, want, sizeof(want)), s->name,
+			   s->policy, why);
 	}
 	free(set);
 	free(who);
@@ -131,7 +131,7 @@ check(const struct node *s)
 }
 
 void
-cpu_check(const struct image *img)
+admission_check(const struct image *img)
 {
 	check(img->root);
 }

@@ -1,5 +1,5 @@
 /* alias.c - the memory aliaser (alias.h). */
-#include "alias.h"
+#include "window.h"
 #include "pages.h"
 #include "runtime.h"
 
@@ -7,14 +7,14 @@
 #include <string.h>
 
 void
-alias_window_init(struct alias_window *w, long slot)
+window_init(struct window *w, long slot)
 {
 	memset(w, 0, sizeof(*w));
 	w->slot = slot;
 }
 
 long
-alias_pages(long slot, uint64_t src, uint64_t dst, uint64_t n, unsigned perms, int zero)
+window_alias(long slot, uint64_t src, uint64_t dst, uint64_t n, unsigned perms, int zero)
 {
 	for (uint64_t i = 0; i < n; i++) {
 		uint64_t s = src + i * HR_PAGE_SIZE;
@@ -34,7 +34,7 @@ child_va(uint64_t i)
 }
 
 static int
-reserve(struct alias_window *w, uint64_t n)
+reserve(struct window *w, uint64_t n)
 {
 	uint64_t want = w->top + n, cap = w->cap ? w->cap : 64;
 	uint64_t *src;
@@ -51,7 +51,7 @@ reserve(struct alias_window *w, uint64_t n)
 }
 
 long
-alias_grow(struct alias_window *w, uint64_t n)
+window_grow(struct window *w, uint64_t n)
 {
 	uint64_t first;
 	long r = 0;
@@ -65,7 +65,7 @@ alias_grow(struct alias_window *w, uint64_t n)
 	for (uint64_t i = 0; i < n && !r; i++) {
 		/* windows are RWX: their holder may need to make a child's code executable */
 		uint64_t p = pages_alloc(1);
-		if (!p || (r = alias_pages(w->slot, p, child_va(w->top), 1, HR_MEM_ALL, 1))) {
+		if (!p || (r = window_alias(w->slot, p, child_va(w->top), 1, HR_MEM_ALL, 1))) {
 			pages_free(p, 1);
 			r = r ? r : HR_ENOMEM;
 			break;
@@ -74,7 +74,7 @@ alias_grow(struct alias_window *w, uint64_t n)
 		w->held++;
 	}
 	if (r) /* all or nothing: take back what went in */
-		alias_shrink(w, child_va(first), w->top - first);
+		window_shrink(w, child_va(first), w->top - first);
 	if (r) {
 		w->top = first;
 		return r;
@@ -83,7 +83,7 @@ alias_grow(struct alias_window *w, uint64_t n)
 }
 
 long
-alias_shrink(struct alias_window *w, uint64_t va, uint64_t n)
+window_shrink(struct window *w, uint64_t va, uint64_t n)
 {
 	uint64_t i0 = (va - HR_VA_MEM) / HR_PAGE_SIZE;
 
@@ -104,14 +104,14 @@ alias_shrink(struct alias_window *w, uint64_t va, uint64_t n)
 }
 
 uint64_t
-alias_take_top(struct alias_window *w, uint64_t n)
+window_take_top(struct window *w, uint64_t n)
 {
 	uint64_t got = 0;
 
 	while (got < n && w->top) {
 		uint64_t i = w->top - 1;
 		if (w->src[i]) {
-			if (alias_shrink(w, child_va(i), 1))
+			if (window_shrink(w, child_va(i), 1))
 				break;
 			got++;
 		}
@@ -121,7 +121,7 @@ alias_take_top(struct alias_window *w, uint64_t n)
 }
 
 void
-alias_window_free(struct alias_window *w)
+window_free(struct window *w)
 {
 	for (uint64_t i = 0; i < w->top; i++)
 		pages_free(w->src[i], 1);

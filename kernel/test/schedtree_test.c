@@ -1,11 +1,11 @@
 /*
- * sched_test.c - the armed-timer list of kernel/sched.c: a scheduler is on it exactly
+ * sched_test.c - the armed-timer list of kernel/schedtree.c: a scheduler is on it exactly
  * while its timer is armed, a tick fires the due ones (and only those) and sets the
  * deadline to the earliest of the rest.  The clock is the host's TSC: "due" is a TSC of 1..3,
  * "not due" one far in the future.
  */
 #include "check.h"
-#include "sched.h"
+#include "schedtree.h"
 #include "comp.h"
 #include "thd.h"
 #include "ptq.h"
@@ -201,7 +201,7 @@ TEST(tick_fires_the_due_timers_only)
 	arm(2, 2);
 	arm(3, FAR + 3);
 	CHECK_EQ(list_len(0), 4);
-	sched_tick();
+	schedtree_tick();
 	CHECK(s[0]->evt_pending && s[2]->evt_pending);
 	CHECK(!s[1]->evt_pending && !s[3]->evt_pending);
 	CHECK(!s[0]->wake_at && !s[2]->wake_at && !linked(0) && !linked(2));
@@ -227,7 +227,7 @@ TEST(disarming_the_middle_keeps_the_rest_linked)
 	CHECK(!linked(2));
 	arm(4, 1);
 	CHECK_EQ(list_len(4), 1); /* nothing stale left on it */
-	sched_tick();
+	schedtree_tick();
 	CHECK(s[4]->evt_pending);
 	CHECK(!s[0]->evt_pending && !s[1]->evt_pending && !s[2]->evt_pending);
 }
@@ -239,7 +239,7 @@ TEST(rearming_moves_the_timer_without_a_second_entry)
 	arm(1, FAR + 8);
 	arm(0, 1);
 	CHECK_EQ(list_len(0), 2);
-	sched_tick();
+	schedtree_tick();
 	CHECK(s[0]->evt_pending && !s[1]->evt_pending);
 	CHECK_EQ(list_len(1), 1);
 	CHECK_EQ(deadline, FAR + 8);
@@ -250,11 +250,11 @@ TEST(a_tick_with_nothing_armed_due_clears_the_deadline)
 {
 	setup();
 	arm(5, 3);
-	sched_tick();
+	schedtree_tick();
 	CHECK(s[5]->evt_pending && !linked(5));
 	CHECK_EQ(deadline, 0);
 	unsigned sets = deadline_sets;
-	sched_tick(); /* nothing due before UINT64_MAX: no work, no deadline */
+	schedtree_tick(); /* nothing due before UINT64_MAX: no work, no deadline */
 	CHECK_EQ(deadline_sets, sets);
 }
 
@@ -304,11 +304,11 @@ charge(struct thd *from, struct thd *to, int level)
 {
 	uint64_t t0;
 
-	sched_account(0, from, 0); /* from runs: every level opens now */
+	schedtree_account(0, from, 0); /* from runs: every level opens now */
 	memset(reg, 0, sizeof(reg));
 	for (t0 = hw_tsc(); hw_tsc() == t0;)
 		; /* some time passes: a charged level's consumed grows */
-	sched_account(from, to, level);
+	schedtree_account(from, to, level);
 }
 
 TEST(switch_inside_a_subsystem_charges_only_its_level)

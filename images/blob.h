@@ -15,6 +15,6 @@
  * tree's shape, names and strings, never on the numbers in it, so memory.c may size it
  * before the outer sweep copies' memory is known.
  */
-void *desc_build(const struct image *img, size_t *size);
+void *blob_build(const struct image *img, size_t *size);
 
 #endif
