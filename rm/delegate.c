@@ -50,6 +50,7 @@ static uint64_t cpu_revisions_seen; /* our parent's CPU revocations we have appl
 
 static void comply(void);
 static void revoke_cpu_locked(void);
+static struct pol_param cpu_param(long ent, const struct res *r);
 
 void
 delegate_init(const struct desc_node *self, unsigned children, unsigned builds)
@@ -236,15 +237,10 @@ serve_own_changed(void)
 {
 	for (unsigned i = 0; i < nown; i++) {
 		const struct res *r = res_get(&book, RES_OWNER_SELF, own[i].res);
-		struct sched_ent *e = sched_ent(own[i].ent);
 		struct pol_param p;
-		if (!r || !e || r->gen == own[i].gen)
+		if (!r || !sched_ent(own[i].ent) || r->gen == own[i].gen)
 			continue;
-		p = (struct pol_param){ .prio = e->param.prio,
-					.kind = r->kind,
-					.budget = r->spec.budget,
-					.period = r->spec.period,
-					.server = r->spec.server };
+		p = cpu_param(own[i].ent, r);
 		printf("revoking: our task's cpu down to %u/%u\n", r->spec.budget, r->spec.period);
 		if (sched_set_param(own[i].ent, &p))
 			printf("cannot serve our task as its CPU reservation says\n");
@@ -373,12 +369,12 @@ delegate_res_create(struct child *c, uint32_t kind, uint32_t family)
 	return r;
 }
 
-/* The parameters c's entity is served with under CPU reservation r (unbound, or NULL:
- * best effort), at the priority its manifest entry gave it. */
+/* The parameters entity ent is served with under CPU reservation r (unbound, or NULL:
+ * best effort), at the priority it has (its manifest entry's). */
 static struct pol_param
-cpu_param(const struct child *c, const struct res *r)
+cpu_param(long ent, const struct res *r)
 {
-	const struct sched_ent *e = sched_ent(c->ent);
+	const struct sched_ent *e = sched_ent(ent);
 	struct pol_param p = { .prio = e ? e->param.prio : 0 };
 
 	if (r && r->spec.period)
@@ -395,7 +391,7 @@ cpu_param(const struct child *c, const struct res *r)
 static void
 serve_cpu(struct child *c, const struct res *r)
 {
-	struct pol_param p = cpu_param(c, r);
+	struct pol_param p = cpu_param(c->ent, r);
 	long err = sched_set_param(c->ent, &p);
 
 	if (err)
@@ -495,7 +491,7 @@ delegate_res_bind(struct child *c, long id, uint64_t x, uint64_t y)
 	else if (r->family == RES_CPU) /* the priority and server it has, or c's and the default */
 		s = (struct res_spec){ .budget = (uint32_t) x,
 				       .period = (uint32_t) y,
-				       .prio = cpu_param(c, r).prio,
+				       .prio = cpu_param(c->ent, r).prio,
 				       .server = r->spec.server };
 	else
 		s = (struct res_spec){ .port = (uint32_t) x, .kbps = (uint32_t) y };
@@ -662,7 +658,7 @@ own_change(long id, uint64_t budget, uint64_t period, int del)
 	}
 	err = del ? pi_res_delete(id) : pi_res_bind(id, budget, period);
 	if (!err)
-		res_supply(&book, now, why, sizeof(why)); /* it fits: checked above, lock held */
+		res_cpu_supply(&book, now, book.cpu_guaranteed); /* it fits: checked above */
 	if (!err && del)
 		own_cpu = HR_ENOENT;
 	return err;

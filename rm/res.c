@@ -147,10 +147,10 @@ bind_mem(const struct res_mgr *m, const struct res *r, const struct res_spec *s,
 }
 
 /* admit_cpu over the CPU reservations of the book (r with spec s instead of its own, if r),
- * the guaranteed ones only if `hard_only`. */
+ * the guaranteed ones only if `hard_only`, against `supply`. */
 static long
 admit_book(struct res_mgr *m, const struct res *r, const struct res_spec *s, int hard_only,
-	   char *why, size_t len)
+	   struct admit_supply supply, char *why, size_t len)
 {
 	struct admit_res *set = m->scratch;
 	unsigned n = 0;
@@ -164,7 +164,7 @@ admit_book(struct res_mgr *m, const struct res *r, const struct res_spec *s, int
 		set[n++] =
 			(struct admit_res){ o->kind, os->budget, os->period, os->prio, os->server };
 	}
-	return admit_cpu(m->policy, set, n, m->supply, why, (unsigned) len);
+	return admit_cpu(m->policy, set, n, supply, why, (unsigned) len);
 }
 
 /* Like memory: a guaranteed reservation fits what no other guaranteed one holds (soft ones
@@ -181,7 +181,7 @@ bind_cpu(struct res_mgr *m, const struct res *r, const struct res_spec *s, char 
 		snprintf(why, len, "no guaranteed cpu to give: ours is not guaranteed");
 		return HR_ENOMEM;
 	}
-	return admit_book(m, r, s, admit_guaranteed(r->kind), why, len) ? HR_ENOMEM : 0;
+	return admit_book(m, r, s, admit_guaranteed(r->kind), m->supply, why, len) ? HR_ENOMEM : 0;
 }
 
 long
@@ -199,7 +199,7 @@ res_cpu_fits(struct res_mgr *m)
 {
 	char why[8];
 
-	return admit_book(m, 0, 0, 0, why, sizeof(why)) == 0;
+	return admit_book(m, 0, 0, 0, m->supply, why, sizeof(why)) == 0;
 }
 
 /* The newest soft CPU reservation with budget left, or NULL. */
@@ -228,7 +228,7 @@ largest_fit(struct res_mgr *m, struct res *r)
 		uint32_t mid = lo + (hi - lo) / 2;
 		struct res_spec s = r->spec;
 		s.budget = mid;
-		if (admit_book(m, r, &s, 0, why, sizeof(why)))
+		if (admit_book(m, r, &s, 0, m->supply, why, sizeof(why)))
 			hi = mid;
 		else
 			lo = mid;
@@ -307,23 +307,13 @@ res_cpu_of(const struct res_mgr *m, uint32_t owner)
 long
 res_supply_fits(struct res_mgr *m, struct admit_supply cpu, char *why, size_t len)
 {
-	struct admit_res *set = m->scratch;
-	unsigned n = 0;
-
 	if (len)
 		why[0] = 0;
 	if (!cpu.period || cpu.budget > cpu.period) {
 		snprintf(why, len, "a supply of %u every %u", cpu.budget, cpu.period);
 		return HR_EINVAL;
 	}
-	for (long id = 0; id < m->nr; id++) {
-		const struct res *o = &m->r[id];
-		if (!o->used || o->family != RES_CPU || !o->spec.period)
-			continue;
-		set[n++] = (struct admit_res){ o->kind, o->spec.budget, o->spec.period,
-					       o->spec.prio, o->spec.server };
-	}
-	return admit_cpu(m->policy, set, n, cpu, why, (unsigned) len) ? HR_ENOMEM : 0;
+	return admit_book(m, 0, 0, 0, cpu, why, len) ? HR_ENOMEM : 0;
 }
 
 long
@@ -331,9 +321,7 @@ res_supply(struct res_mgr *m, struct admit_supply cpu, char *why, size_t len)
 {
 	long err = res_supply_fits(m, cpu, why, len);
 
-	if (!err)
-		m->supply = cpu;
-	return err;
+	return err ? err : res_cpu_supply(m, cpu, m->cpu_guaranteed);
 }
 
 uint64_t
