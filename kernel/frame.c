@@ -61,7 +61,7 @@ pt_alloc(void)
 		return 0;
 	pt_head = *(uint64_t *) hw_phys_to_virt(pa);
 	pt_nfree--;
-	hw_zero(hw_phys_to_virt(pa), 2 * PAGE);
+	memset(hw_phys_to_virt(pa), 0, 2 * PAGE);
 	return pa;
 }
 

@@ -128,9 +128,9 @@ _Noreturn void hw_idle(void);
 _Noreturn void hw_poweroff(int code);
 _Noreturn void hw_halt(void);
 
-/* Zero n bytes at p (n a multiple of 8) with rep stosq: what zeroing a fresh page-table
- * pair costs on every alias that needs one (tables are freed when they empty), 8 bytes a
- * store rather than the byte loop of memset. */
+/* Zero n bytes at p (8-byte aligned, n a multiple of 8) with rep stosq, 8 bytes a store:
+ * memset's fast path (a fresh page-table pair is zeroed on every alias that needs one,
+ * since tables are freed when they empty). */
 static inline void
 hw_zero(void *p, size_t n)
 {
