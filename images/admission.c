@@ -1,5 +1,5 @@
 /*
- * cpu.c - CPU admission over an image (cpu.h).  Children are admitted as if one by one in
+ * admission.c - CPU admission over an image (admission.h).  Children are admitted as if one by one in
  * manifest order, so the error names the first child that no longer fits.
  */
 #include "admission.h"

@@ -1,11 +1,11 @@
 /*
- * cpu.h - CPU admission over a whole image: each subsystem's scheduler must be able to
+ * admission.h - CPU admission over a whole image: each subsystem's scheduler must be able to
  * serve the guaranteed (hard and deferrable) reservations of its child subsystems and
  * tasks out of its own supply.  The test itself is policies/admit.c, the one rm/res.c
  * runs at run time.
  */
-#ifndef IMAGES_CPU_H
-#define IMAGES_CPU_H
+#ifndef IMAGES_ADMISSION_H
+#define IMAGES_ADMISSION_H
 
 #include "manifest.h"
 

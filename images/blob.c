@@ -1,5 +1,5 @@
 /*
- * desc.c - writing the boot descriptor with libfdt's sequential-write API (desc.h).
+ * blob.c - writing the boot descriptor with libfdt's sequential-write API (blob.h).
  * Every number is one 32-bit cell; nodes keep their manifest names and order.
  */
 #include "blob.h"

@@ -1,10 +1,10 @@
 /*
- * desc.h - the boot descriptor: the compact devicetree blob an image carries as its
+ * blob.h - the boot descriptor: the compact devicetree blob an image carries as its
  * `descriptor` module.  Its root node is the image's root subsystem; rm/ hands each child
  * its subtree.  Property by property it is listed in docs/MANIFEST.md.
  */
-#ifndef IMAGES_DESC_H
-#define IMAGES_DESC_H
+#ifndef IMAGES_BLOB_H
+#define IMAGES_BLOB_H
 
 #include "manifest.h"
 

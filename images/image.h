@@ -1,6 +1,6 @@
 /*
  * image.h - the checks that need a whole buildable image: depth, boot modules, descriptor
- * size, memory (memory.c) and CPU admission (cpu.c).
+ * size, memory (memory.c) and CPU admission (admission.c).
  */
 #ifndef IMAGES_IMAGE_H
 #define IMAGES_IMAGE_H

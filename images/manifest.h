@@ -2,7 +2,7 @@
  * manifest.h - the manifest as the builder sees it: a list of images, each a tree of
  * subsystem, task and component nodes (docs/MANIFEST.md describes the format).
  * manifest.c reads the images and node.c the nodes from dtc's blob, checking everything a
- * node can tell about itself; sweep.c, memory.c and cpu.c check what needs the whole tree.
+ * node can tell about itself; sweep.c, memory.c and admission.c check what needs the whole tree.
  */
 #ifndef IMAGES_MANIFEST_H
 #define IMAGES_MANIFEST_H

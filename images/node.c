@@ -2,7 +2,7 @@
  * node.c - reading one subsystem, task or component node and its subtree (manifest.h).
  * Everything a node can tell about itself is checked here: its name, its kind, the type
  * and range of each property, its program.  Rules that need the whole tree (depth,
- * memory, CPU admission) are in memory.c and cpu.c.
+ * memory, CPU admission) are in memory.c and admission.c.
  */
 #include "manifest.h"
 #include "alloc.h"
@@ -138,7 +138,7 @@ cpu_complete(const struct prop_ctx *c)
 }
 
 /* server = "sporadic" | "deferrable": which server enforces the cpu reservation (whether
- * the parent's policy has it is cpu.c's to say, which knows the parent). */
+ * the parent's policy has it is admission.c's to say, which knows the parent). */
 static void
 read_server(const struct prop_ctx *c, struct node *n)
 {

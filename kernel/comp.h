@@ -2,7 +2,7 @@
  * comp.h - components: protection domains (a page table and a capability table).
  *
  * A component is created by a scheduler component, its parent, and belongs to the parent's
- * subsystem until the parent promotes it to a scheduler of its own (sched.c); from then
+ * subsystem until the parent promotes it to a scheduler of its own (schedtree.c); from then
  * on it heads a child subsystem.  `sub` is the scheduler of the subsystem the component
  * belongs to: itself once promoted.  Threads may only execute in components whose `sub`
  * can see them, which is what keeps a child from ever running its parent's threads.

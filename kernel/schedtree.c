@@ -1,5 +1,5 @@
 /*
- * sched.c - the scheduler tree.
+ * schedtree.c - the scheduler tree.
  *
  * A scheduler is a component its parent promoted.  It owns a region shared with the
  * kernel (abi/hr_sched.h), sees the threads granted to it and its descendants, and has one

@@ -1,11 +1,11 @@
 /*
- * sched.h - the scheduler tree: promotion, grants, the shared region, execution-time
+ * schedtree.h - the scheduler tree: promotion, grants, the shared region, execution-time
  * accounting and event-thread activation.  No scheduling policy lives here: the kernel
  * only checks that a scheduler touches threads granted to it, charges time, and decides
  * whether an event thread preempts by comparing priorities the schedulers published.
  */
-#ifndef SCHED_H
-#define SCHED_H
+#ifndef KERNEL_SCHEDTREE_H
+#define KERNEL_SCHEDTREE_H
 
 #include "kernel.h"
 

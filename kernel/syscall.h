@@ -3,7 +3,7 @@
  * abi/hr_syscall.h, its prototype generated from that row: sys_<name>(t, args...) takes
  * the calling thread and the row's typed arguments, decoded from the saved registers by
  * syscall_dispatch (syscall.c), and returns the value for the caller's rax.  Each handler
- * is defined in the file of its object (sys_sched_grant in sched.c, and so on).
+ * is defined in the file of its object (sys_sched_grant in schedtree.c, and so on).
  */
 #ifndef SYSCALL_H
 #define SYSCALL_H

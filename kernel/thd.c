@@ -4,7 +4,7 @@
  *
  * Which thread runs is always a scheduler's decision (thd_switch) except in three cases
  * the kernel must settle alone, each without policy: an event thread that preempts by the
- * published priorities (sched.c), an event thread that parks and so resumes whom it
+ * published priorities (schedtree.c), an event thread that parks and so resumes whom it
  * preempted, and a thread that stops for good (exit, fault), after which the responsible
  * scheduler's event thread runs to hear about it.
  */

@@ -3,7 +3,7 @@
  *
  * The pages a child gets from us are one run of our own pages laid out as
  * [program image][stack][boot info][pcb][descriptor], and its memory window, which the
- * aliaser (alias.c) fills with zeroed pages of ours; the modules it needs are read-only
+ * aliaser (window.c) fills with zeroed pages of ours; the modules it needs are read-only
  * aliases of our own module mappings.  Every page counts against the bound
  * we set for it; the memory rule of docs/MANIFEST.md (CTOR_* in ctor.h) reserves at least
  * what this spends, so an image the builder accepted always fits here.

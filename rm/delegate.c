@@ -28,7 +28,7 @@
 #include <string.h>
 
 /* A child's window may span at most this many times its reservation: our bookkeeping of
- * it (alias.c) grows with the span, and a child that grows and gives back out of order
+ * it (window.c) grows with the span, and a child that grows and gives back out of order
  * would otherwise push it up for ever, on our heap, which its siblings need too. */
 #define WINDOW_SPAN 2
 

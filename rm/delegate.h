@@ -1,7 +1,7 @@
 /*
  * delegate.h - what a subsystem delegates to its children, and how it keeps its promises:
  * its reservation manager (res.c) applied to real resources.  Memory reservations become
- * kernel bounds and windows of our pages (alias.c); CPU reservations become servers in our
+ * kernel bounds and windows of our pages (window.c); CPU reservations become servers in our
  * scheduler (sched.c); soft memory reservations are revoked, recursively down the tree, when
  * a hard one needs the room.
  *

@@ -1,4 +1,4 @@
-/* alias.c - the memory aliaser (alias.h). */
+/* window.c - the memory aliaser: a child's window of our pages (window.h). */
 #include "window.h"
 #include "pages.h"
 #include "runtime.h"

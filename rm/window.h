@@ -1,5 +1,5 @@
 /*
- * alias.h - the memory aliaser of a subsystem: how it gives pages of its own to a child,
+ * window.h - the memory aliaser of a subsystem: how it gives pages of its own to a child,
  * takes them back, and shares pages between two children (the HiRES paper's Table II on
  * top of the kernel's mem_alias / mem_remove).
  *
@@ -8,8 +8,8 @@
  * so taking one back costs O(1) and our page is reusable at once.  Nothing here touches
  * our parent or our other children.
  */
-#ifndef RM_ALIAS_H
-#define RM_ALIAS_H
+#ifndef RM_WINDOW_H
+#define RM_WINDOW_H
 
 #include <stdint.h>
 

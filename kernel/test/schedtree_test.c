@@ -1,5 +1,5 @@
 /*
- * sched_test.c - the armed-timer list of kernel/schedtree.c: a scheduler is on it exactly
+ * schedtree_test.c - the armed-timer list of kernel/schedtree.c: a scheduler is on it exactly
  * while its timer is armed, a tick fires the due ones (and only those) and sets the
  * deadline to the earliest of the rest.  The clock is the host's TSC: "due" is a TSC of 1..3,
  * "not due" one far in the future.
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- what sched.c needs from the rest of the kernel ------------------------------------ */
+/* ---- what schedtree.c needs from the rest of the kernel ------------------------------------ */
 
 int kdebug;
 struct comp comps[HR_COMP_MAX];
