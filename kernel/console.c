@@ -8,7 +8,7 @@
  * test runner can trust who said "test X: ok".
  *
  * Bounds.  A write takes at most CONSOLE_CHUNK bytes and returns how many it took; the
- * writer's loop (musl's, rm/console.c's) writes the rest, so the kernel never runs long on
+ * writer's loop (musl's, rm/stdio.c's) writes the rest, so the kernel never runs long on
  * behalf of one writer: between calls it can be preempted, and everything it spends here
  * is charged to it, at its own priority, like any other work it does.  Nor does it wait on
  * the UART (115200 baud: a 512-byte write would take 44 ms): finished lines go into one
