@@ -6,6 +6,7 @@
 #include "alloc.h"
 #include "diag.h"
 #include "memory.h"
+#include "network.h"
 #include "tree.h"
 
 #include <libfdt.h>
@@ -39,10 +40,14 @@ w_str(struct writer *w, const char *name, const char *s)
 	w_raw(w, name, s, (int) strlen(s) + 1);
 }
 
+/* The most cells of one property: net-ports, net-ranges (pairs), cpu and restart (3). */
+#define W_CELLS_MAX 16
+_Static_assert(PORTS_MAX <= W_CELLS_MAX && 2 * RANGES_MAX <= W_CELLS_MAX, "cells fit");
+
 static void
 w_cells(struct writer *w, const char *name, const uint32_t *v, unsigned n)
 {
-	fdt32_t cells[PORTS_MAX > 3 ? PORTS_MAX : 3];
+	fdt32_t cells[W_CELLS_MAX];
 
 	for (unsigned i = 0; i < n; i++)
 		cells[i] = cpu_to_fdt32(v[i]);
@@ -92,8 +97,10 @@ w_subsys(struct writer *w, const struct image *img, const struct node *n)
 		w_str(w, "args", n->args);
 	if (n->nports)
 		w_cells(w, "net-ports", n->ports, n->nports);
-	if (n->has_kbps)
-		w_u32(w, "net-kbps", n->net_kbps);
+	if (n->nranges)
+		w_cells(w, "net-ranges", n->ranges, 2 * n->nranges);
+	if (network_has_kbps(n))
+		w_u32(w, "net-kbps", network_kbps(n));
 	w_modules(w, n);
 	w_cells(w, "restart", (uint32_t[]){ n->restart, n->restart_max, n->restart_backoff }, 3);
 }
@@ -107,6 +114,7 @@ w_node(struct writer *w, const struct image *img, const struct node *n)
 		w_u32(w, "hires-descriptor", 1);
 		w_str(w, "image", img->name);
 		w_u32(w, "hz", img->hz);
+		w_u32(w, "net-cards", n->net_cards);
 	}
 	if (n->kind == NODE_SUBSYS) {
 		w_subsys(w, img, n);

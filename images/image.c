@@ -8,6 +8,7 @@
 #include "blob.h"
 #include "diag.h"
 #include "memory.h"
+#include "network.h"
 #include "tree.h"
 #include "kernel/abi/hr_bootinfo.h"
 #include "kernel/abi/hr_layout.h"
@@ -78,5 +79,6 @@ image_check(struct image *img)
 			   (unsigned long long) desc_pages, HR_DESC_MAX_PAGES);
 	memory_check(img, desc_pages);
 	admission_check(img);
+	network_check(img);
 	diag_context(NULL);
 }

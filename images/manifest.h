@@ -2,7 +2,8 @@
  * manifest.h - the manifest as the builder sees it: a list of images, each a tree of
  * subsystem, task and component nodes (docs/MANIFEST.md describes the format).
  * manifest.c reads the images and node.c the nodes from dtc's blob, checking everything a
- * node can tell about itself; sweep.c, memory.c and admission.c check what needs the whole tree.
+ * node can tell about itself; sweep.c, memory.c, admission.c and network.c check what needs
+ * the whole tree.
  */
 #ifndef IMAGES_MANIFEST_H
 #define IMAGES_MANIFEST_H
@@ -13,7 +14,10 @@
 
 #define NAME_LEN_MAX DESC_NAME_MAX /* node, image and program names, without the NUL */
 #define ARGS_LEN_MAX DESC_ARGS_MAX
-#define PORTS_MAX    16
+#define PORTS_MAX    16 /* net-ports: single ports */
+#define RANGES_MAX   8	/* net-ranges: LO HI pairs */
+#define CARDS_MAX    2	/* net-cards: e1000 cards an image may have */
+#define PORT_MAX     65535
 
 enum node_kind { NODE_SUBSYS, NODE_TASK, NODE_COMP };
 
@@ -39,7 +43,11 @@ struct node {
 	struct cpu_res cpu;
 	uint32_t priority, arg, mem_kind, net_kbps;
 	uint32_t ports[PORTS_MAX];
-	unsigned nports;
+	uint32_t ranges[2 * RANGES_MAX]; /* inclusive LO HI pairs */
+	unsigned nports, nranges;	 /* nranges counts pairs */
+	int line_ports, line_ranges;	 /* of net-ports and net-ranges; 0 if absent */
+	int line_kbps, line_net;	 /* of net-kbps; of its first net-ports/-ranges/-kbps */
+	uint32_t net_cards;		 /* the root only: the image's e1000 cards */
 	int has_kbps, repeat;
 	uint32_t restart, restart_max, restart_backoff; /* enum desc_restart; 0 0 0: never */
 	int line_restart;   /* of its first restart property; 0 if it has none */

@@ -2,7 +2,7 @@
  * node.c - reading one subsystem, task or component node and its subtree (manifest.h).
  * Everything a node can tell about itself is checked here: its name, its kind, the type
  * and range of each property, its program.  Rules that need the whole tree (depth,
- * memory, CPU admission) are in memory.c and admission.c.
+ * memory, CPU admission, network) are in memory.c, admission.c and network.c.
  */
 #include "manifest.h"
 #include "alloc.h"
@@ -18,8 +18,8 @@
 
 static const char *const known_props[][20] = {
 	[NODE_SUBSYS] = { "program", "policy", "cpu", "budget", "period", "priority", "memory-kib",
-			  "memory-kind", "args", "net-ports", "net-kbps", "repeat", "restart",
-			  "restart-max", "restart-backoff", "server", NULL },
+			  "memory-kind", "args", "net-ports", "net-ranges", "net-kbps", "net-cards",
+			  "repeat", "restart", "restart-max", "restart-backoff", "server", NULL },
 	[NODE_TASK] = { "task", "cpu", "budget", "period", "priority", "arg", "server", NULL },
 	[NODE_COMP] = { "component", "memory-kib", "priority", "args", NULL },
 };
@@ -216,16 +216,68 @@ read_args(const struct prop_ctx *c, struct node *n)
 }
 
 static void
-read_net(const struct prop_ctx *c, struct node *n)
+read_ports(const struct prop_ctx *c, struct node *n)
 {
 	if (prop_cells(c, "net-ports", n->ports, 1, PORTS_MAX, &n->nports,
-		       "must be 1 to 16 port numbers in angle brackets, as in <80 443>") > 0)
-		for (unsigned i = 0; i < n->nports; i++)
-			if (n->ports[i] < 1 || n->ports[i] > 65535)
-				diag_error(prop_line(c, "net-ports"),
-					   "net-port %u of %s must be between 1 and 65535",
-					   n->ports[i], c->what);
+		       "must be 1 to 16 port numbers in angle brackets, as in <80 443>") <= 0)
+		return;
+	n->line_ports = prop_line(c, "net-ports");
+	for (unsigned i = 0; i < n->nports; i++)
+		if (n->ports[i] < 1 || n->ports[i] > PORT_MAX)
+			diag_error(n->line_ports, "net-port %u of %s must be between 1 and %d",
+				   n->ports[i], c->what, PORT_MAX);
+}
+
+/* net-ranges = <LO HI ...>: whole pairs, each an inclusive range of ports. */
+static void
+read_ranges(const struct prop_ctx *c, struct node *n)
+{
+	static const char usage[] = "must be 1 to 8 pairs of port numbers LO HI in angle "
+				    "brackets, as in <8000 8099>";
+	unsigned cells;
+
+	if (prop_cells(c, "net-ranges", n->ranges, 2, 2 * RANGES_MAX, &cells, usage) <= 0)
+		return;
+	n->line_ranges = prop_line(c, "net-ranges");
+	if (cells % 2) {
+		diag_error(n->line_ranges, "property 'net-ranges' of %s %s", c->what, usage);
+		return;
+	}
+	n->nranges = cells / 2;
+	for (unsigned i = 0; i < cells; i += 2)
+		if (n->ranges[i] < 1 || n->ranges[i] > n->ranges[i + 1] ||
+		    n->ranges[i + 1] > PORT_MAX)
+			diag_error(n->line_ranges,
+				   "net-range <%u %u> of %s must have 1 <= LO <= HI <= %d",
+				   n->ranges[i], n->ranges[i + 1], c->what, PORT_MAX);
+}
+
+/*
+ * The network a subsystem holds: ports it receives on, bandwidth it may send with, and on
+ * the root the cards the image has.  Whether the tree can grant them is network.c's to say.
+ */
+static void
+read_net(const struct prop_ctx *c, struct node *n)
+{
+	static const char *const props[] = { "net-ports", "net-ranges", "net-kbps" };
+
+	for (int i = 0; i < 3; i++)
+		if (prop_has(c, props[i]) && (!n->line_net || prop_line(c, props[i]) < n->line_net))
+			n->line_net = prop_line(c, props[i]);
+	read_ports(c, n);
+	read_ranges(c, n);
 	n->has_kbps = prop_u32(c, "net-kbps", &n->net_kbps) > 0;
+	n->line_kbps = prop_line(c, "net-kbps");
+	if (prop_u32(c, "net-cards", &n->net_cards) <= 0)
+		return;
+	/* the cards are the image's: the root holds them and hands ports and bandwidth down */
+	if (n->parent)
+		diag_error(prop_line(c, "net-cards"),
+			   "net-cards of %s belongs on the image's root: the cards are the whole "
+			   "image's",
+			   c->what);
+	else
+		prop_range(c, "net-cards", n->net_cards, 0, CARDS_MAX);
 }
 
 /* restart-max or restart-backoff: a number in range, and only for restart = "on-fault". */

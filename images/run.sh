@@ -7,6 +7,12 @@
 #              guest jumps to its next timer, so idle time does not depend on the host)
 #   --timeout  give up after SECONDS: exit 124
 #   --kvm      use KVM if /dev/kvm works (default: TCG)
+# The image's network cards (NET_CARDS in image.env, from the MANIFEST's net-cards) are
+# e1000s joined by a QEMU hub, without their iPXE ROM; an image without cards has no NIC
+# at all (-nic none: QEMU would otherwise add a user-mode e1000 open to the host).
+# Environment: HR_HOSTFWD=PORT forwards tcp 127.0.0.1:PORT on the host to the guest's port
+# 80 (10.0.2.15) through a user-mode network on the same hub, restricted to that
+# forwarding (restrict=on); only for an image with a card, and only loopback is bound.
 # Exit: the guest's code; 124 on a timeout; 125 if QEMU stopped without a code from the
 # guest (reset, triple fault, Ctrl-A X) or could not start.
 set -uo pipefail
@@ -35,14 +41,35 @@ while [ $# -gt 0 ]; do
 done
 [ -f "$iso" ] || { echo "run: no such ISO: $iso" >&2; exit 2; }
 
-MEMORY_MIB=256
+MEMORY_MIB=256 NET_CARDS=0
 env_file=$(dirname "$iso")/image.env
 # shellcheck source=/dev/null
 [ -f "$env_file" ] && . "$env_file"
 
 # shellcheck disable=SC2054 # QEMU's own option syntax has commas
-args=(-boot d -cdrom "$iso" -m "$MEMORY_MIB" -nographic -no-reboot
+args=(-boot d -cdrom "$iso" -m "$MEMORY_MIB" -nographic -no-reboot -nic none
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04)
+case $NET_CARDS in
+0 | 1 | 2) ;;
+*) echo "run: NET_CARDS=$NET_CARDS in $env_file: an image has 0 to 2 cards" >&2; exit 2 ;;
+esac
+# Card i: hub port ni, MAC 52:54:00:12:34:56 + i (QEMU's own first MAC, then the next).
+for ((i = 0; i < NET_CARDS; i++)); do
+	# shellcheck disable=SC2054
+	args+=(-netdev "hubport,id=n$i,hubid=0"
+		-device "e1000,netdev=n$i,romfile=,mac=52:54:00:12:34:5$((6 + i))")
+done
+if [ -n "${HR_HOSTFWD:-}" ] && [ "$NET_CARDS" = 0 ]; then
+	echo "run: HR_HOSTFWD ignored: the image has no network card" >&2
+elif [ -n "${HR_HOSTFWD:-}" ]; then
+	if [[ ! $HR_HOSTFWD =~ ^[0-9]{1,5}$ ]] || ((10#$HR_HOSTFWD < 1 || 10#$HR_HOSTFWD > 65535)); then
+		echo "run: HR_HOSTFWD must be a port number, 1..65535" >&2
+		exit 2
+	fi
+	# shellcheck disable=SC2054
+	args+=(-netdev "user,id=u0,restrict=on,hostfwd=tcp:127.0.0.1:$HR_HOSTFWD-10.0.2.15:80"
+		-netdev hubport,id=h0,hubid=0,netdev=u0)
+fi
 # shellcheck disable=SC2054
 [ "$icount" = 1 ] && args+=(-icount shift=0,sleep=off)
 if [ "$kvm" = 1 ]; then
