@@ -178,12 +178,16 @@ $(LBENCH_CPIO): $(LBENCH) eval/linux/mkinitramfs.sh
 	$(call say,CPIO,$@)
 	$(Q)bash eval/linux/mkinitramfs.sh $< $@
 
-.PHONY: eval eval-quick
+.PHONY: eval eval-quick report
 eval: $(IMAGE_INPUTS) $(LBENCH_CPIO) $(SERVERS_BIN)
 	$(Q)bash eval/run.sh
 
 eval-quick: $(IMAGE_INPUTS) $(LBENCH_CPIO) $(SERVERS_BIN)
 	$(Q)bash eval/run.sh --quick
+
+# reads what the last eval left in build/eval; runs nothing, so it never triggers a build
+report:
+	$(Q)bash eval/report.sh
 # ---- end eval ----
 
 # ---- top-level targets ------------------------------------------------------------------
@@ -197,6 +201,7 @@ help:
 	@echo "  make bench               benchmark image: one 'bench ...' line per figure"
 	@echo "  make eval                evaluation experiments (eval/): data, plots, figures"
 	@echo "  make eval-quick          a quick pass of every experiment (depths 0 and 16 only)"
+	@echo "  make report              build/eval/report.html: the last eval's figures and checks against the paper"
 	@echo "  make check               format, static analysis (cppcheck, shellcheck), make test, make eval-quick"
 	@echo "  make format              reformat the sources with clang-format"
 	@echo "  make shellcheck          shellcheck every script"

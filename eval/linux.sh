@@ -27,10 +27,11 @@ linux_kernel() {
 
 # Debian's kernel image, unpacked into LINUX_DIR (no root needed, nothing installed)
 linux_fetch() {
-	local pkg log=$LINUX_DIR/fetch.log
-	echo "linux: no Linux kernel here; fetching Debian's (linux-image-amd64, about 70 MB) into $LINUX_DIR/boot" >&2
+	local pkg url log=$LINUX_DIR/fetch.log
 	mkdir -p "$LINUX_DIR"
 	pkg=$(apt-cache depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-/ { print $2; exit }')
+	url=$(apt-get download --print-uris "${pkg:-linux-image-amd64}" 2>/dev/null | cut -d"'" -f2 || true)
+	echo "linux: no Linux kernel here; fetching ${pkg:-linux-image-amd64} (about 70 MB) from ${url:-the Debian archive (apt)} into $LINUX_DIR/boot" >&2
 	if [ -z "$pkg" ] || ! (cd "$LINUX_DIR" && apt-get download "$pkg") >"$log" 2>&1; then
 		echo "linux: could not fetch it (see $log); 'apt-get update' may help, or install linux-image-amd64" >&2
 		return 1

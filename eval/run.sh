@@ -3,7 +3,9 @@
 #   eval: N passed, N failed, N skipped
 # An experiment passes when it ran, is skipped when it had nothing to run (its images are not
 # in MANIFEST yet, no Linux kernel with --quick), and fails otherwise; its output is also in
-# build/eval/logs/EXPERIMENT.out.  docs/EVAL.md explains the experiments and their figures.
+# build/eval/logs/EXPERIMENT.out, its exit status in EXPERIMENT.exit (eval/report.sh reads
+# both).  Before each experiment a progress line: "== [N/M] NAME (elapsed S s; after it: the rest)".
+# docs/EVAL.md explains the experiments and their figures.
 # --quick: few boots (depth 0 and 16 only, no Linux kernel fetch), and first the self-test
 # of the scripts on synthetic consoles (eval/test.sh), so that `make check` keeps them alive.
 # Usage: eval/run.sh [--quick] [micro|depth|util|soak|servers|perf|linux|selftest]...
@@ -33,16 +35,18 @@ mkdir -p "$out/logs"
 export EVAL_STAMP=$out/logs/.run
 touch "$EVAL_STAMP"
 
-passed=0 failed=0 skipped=0 start=$SECONDS
+passed=0 failed=0 skipped=0 start=$SECONDS i=0
 for e in "${wanted[@]}"; do
-	t=$SECONDS
-	echo "== $e"
+	t=$SECONDS i=$((i + 1))
+	rest=${wanted[*]:i}
+	echo "== [$i/${#wanted[@]}] $e (elapsed $((t - start)) s; after it: ${rest:-nothing})"
 	status=0
 	if [ "$e" = selftest ]; then
 		bash eval/test.sh >"$out/logs/$e.out" 2>&1 || status=$?
 	else
 		bash "eval/$e.sh" "${quick[@]}" 2>&1 | tee "$out/logs/$e.out" || status=$?
 	fi
+	echo "$status" >"$out/logs/$e.exit"
 	case $status in
 	0) passed=$((passed + 1)) r=ok ;;
 	77) skipped=$((skipped + 1)) r=skipped ;;

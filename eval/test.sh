@@ -111,5 +111,31 @@ experiment linux
 check linux_without_depth_images_still_compares has linux.out "compare thd_switch hires=331 linux=1598 ratio=0.207"
 check linux_skips_missing_hires_figure has linux.out "skipped: compare alias (no HiRES figure)"
 
+# the report of this synthetic run: depth (quick, failed), linux, micro ran; util was
+# skipped; soak, servers and perf never ran.  Logs as eval/run.sh leaves them (E.out, E.exit),
+# and one check line with markup in it, which the page must escape.
+for e in micro depth util linux; do
+	cp "$dir/$e.out" "$dir/logs/$e.out"
+	cp "$dir/$e.status" "$dir/logs/$e.exit"
+done
+echo 'check micro <b>probe</b> & "quotes": ok' >>"$dir/logs/micro.out"
+EVAL_OUT=$dir bash eval/report.sh >/dev/null 2>&1 || true
+page=$dir/report.html
+check report_is_strict_html python3 eval/htmlcheck.py "$page"
+named() {
+	local f
+	for f in "$@"; do grep -q "<img src=\"$(basename "$f")\"" "$page" || return 1; done
+}
+check report_shows_every_figure_of_the_run named "$dir"/*-depth.png "$dir/depth.png" "$dir/compare.png"
+check report_says_not_run grep -q '<h2>soak: not run</h2>' "$page"
+check report_says_skipped grep -q '<h2>util: skipped: image rtmix not in MANIFEST</h2>' "$page"
+check report_says_failed grep -q '<h2>depth: FAILED (exit 1)</h2>' "$page"
+check report_names_failed_check grep -q 'did not hold (2 of 2 checks FAIL; first: check event res=rt1 median' "$page"
+check report_escapes_log_text grep -qF 'check micro &lt;b&gt;probe&lt;/b&gt; &amp; &quot;quotes&quot;: ok' "$page"
+check report_names_commit_and_qemu grep -q '<th>commit</th>.*<th>QEMU</th>' <(tr -d '\n' <"$page")
+# the checker must be able to fail: the page with one element left open
+sed '0,/<\/table>/s///' "$page" >"$dir/unbalanced.html"
+check htmlcheck_refuses_unclosed_element bash -c "! python3 eval/htmlcheck.py $dir/unbalanced.html"
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

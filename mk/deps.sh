@@ -14,7 +14,7 @@ for p in $PKGS; do
 done
 [ -z "$missing" ] && exit 0
 
-echo "deps: installing$missing"
+echo "deps: installing$missing (apt-get install, from the Debian mirrors apt is configured with)"
 SUDO=""
 [ "$(id -u)" = 0 ] || SUDO="sudo"
 export DEBIAN_FRONTEND=noninteractive

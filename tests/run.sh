@@ -13,6 +13,8 @@
 #             it; "!WRITER CASE" is a line that must not appear.  The tree that booted must equal build/images/NAME/tree.txt (what hrimage
 #             expects from the image's file, tags included) and its root must finish; any
 #             "test CASE: FAIL" fails too
+# Before each tier, and each image of the image tier, a progress line ("== [2/4] docs
+# (elapsed 3 s; after it: manifest image)").
 # The last line is "N passed, N failed"; the exit status is non-zero on any failure.
 # Usage: tests/run.sh [host|docs|manifest|image]...   (default: all tiers)
 # Run by `make test`, which builds everything first.
@@ -23,7 +25,13 @@ build=$top/build
 logs=$build/test-logs
 passed=0
 failed=0
+start=$SECONDS
 mkdir -p "$logs"
+
+# progress N M WHAT REST: the line that says step N of M starts, and what follows it.
+progress() {
+	echo "== [$1/$2] $3 (elapsed $((SECONDS - start)) s; after it: ${4:-nothing})"
+}
 
 # Count the "N passed, N failed" line of a tier's output and show its case lines.
 tally() {
@@ -225,9 +233,10 @@ judge_image() {
 
 # Images boot two at a time: the machine has two cores and QEMU TCG uses one each.
 tier_image() {
-	local e name n=0
-	for e in "$top"/tests/images/*.expect; do
+	local e name n=0 images=("$top"/tests/images/*.expect)
+	for e in "${images[@]}"; do
 		name=$(basename "$e" .expect)
+		progress "$((n + 1))" "${#images[@]}" "image $name" "images left: $((${#images[@]} - n - 1))"
 		judge_image "$name" "$e" &
 		n=$((n + 1))
 		[ $((n % 2)) = 0 ] && wait
@@ -241,9 +250,14 @@ tier_image() {
 
 tiers=("$@")
 [ ${#tiers[@]} = 0 ] && tiers=(host docs manifest image)
+i=0
 for t in "${tiers[@]}"; do
+	i=$((i + 1))
 	case $t in
-	host | docs | manifest | image) "tier_$t" ;;
+	host | docs | manifest | image)
+		progress "$i" "${#tiers[@]}" "$t" "${tiers[*]:i}"
+		"tier_$t"
+		;;
 	*) echo "unknown tier '$t' (tiers: host docs manifest image)" >&2; exit 2 ;;
 	esac
 done
