@@ -4,6 +4,7 @@
  * its destruction by the parent.  Page tables are in arch/, mappings in alias.c.
  */
 #include "comp.h"
+#include "net.h"
 #include "syscall.h"
 #include "thd.h"
 #include "schedtree.h"
@@ -102,6 +103,8 @@ comp_end(struct comp *c, enum comp_state why, struct thd *t, uint64_t a, uint64_
 	c->state = (uint8_t) why;
 	c->exit_code = why == COMP_EXITED ? (int32_t) a : -1;
 	console_end(c);
+	if (c->is_sched)
+		net_release(c); /* a subsystem that ended holds no ports or bandwidth */
 	if (c == root_comp) {
 		kprintf("[k] root component %s (status %d): powering off\n",
 			why == COMP_EXITED ? "exited" : "faulted", (int) c->exit_code);
@@ -162,6 +165,7 @@ comp_destroy(struct comp *c)
 	if (c->state == COMP_LIVE)
 		c->state = COMP_EXITED;
 	console_end(c);
+	net_destroy(c);
 	reap_threads(c);
 	alias_comp_clear(c);
 	if (c->is_sched)

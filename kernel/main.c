@@ -9,6 +9,7 @@
 #include "frame.h"
 #include "boot.h"
 #include "ptq.h"
+#include "net.h"
 
 extern char kernel_phys_start[], kernel_end[];
 void kmain(uint32_t magic, uint64_t info);
@@ -101,6 +102,7 @@ kmain(uint32_t magic, uint64_t info)
 	schedtree_clock(tsc_hz, tsc_hz / hz);
 	libc_clock(tsc_hz);
 	root = boot_root(&b, tsc_hz, hz);
+	net_init(root->comp, tsc_hz);
 	hw_timer_init((uint32_t) hz);
 	kprintf("[k] timer: %lu Hz, TSC %lu kHz, deadline timer %lu kHz\n", hz, tsc_hz / 1000,
 		hw_deadline_init(tsc_hz) / 1000);

@@ -11,7 +11,8 @@
  * is when level i's slot was opened.  A switch closes and opens only the levels at which
  * the outgoing and incoming threads are charged differently, so a switch inside one
  * subsystem touches one level whatever its depth.  A parent reads its children's totals
- * only when it runs, by which time their slots have been closed.
+ * only when it runs, by which time their slots have been closed.  Time the kernel spends on
+ * a subsystem's frames is charged to that subsystem instead (schedtree_charge).
  */
 #include "schedtree.h"
 #include "syscall.h"
@@ -124,10 +125,26 @@ opened(int i)
 	return since_gen[i] == open_gen ? since[i] : open_all_at;
 }
 
+/* TSC spent on frames for their owners (schedtree_charge): the accounting clock runs
+ * without it, so that whoever the interrupt stopped does not pay for it, at any level. */
+static uint64_t stolen;
+
+void
+schedtree_charge(struct comp *s, uint64_t tsc)
+{
+	stolen += tsc;
+	if (s->evt)
+		s->region->slot[s->evt->id].consumed += tsc;
+	/* what each ancestor sees of s: the c^s on the path (a walk up s's own ancestors,
+	 * at most HR_DEPTH_MAX steps of one add each; the dispatch is already decided) */
+	for (struct comp *c = s; c->up_slot; c = c->parent)
+		c->up_slot->consumed += tsc;
+}
+
 void
 schedtree_account(struct thd *from, struct thd *to, int level)
 {
-	uint64_t now = hw_tsc();
+	uint64_t now = hw_tsc() - stolen;
 	int k = from && to ? diverge(from, to, level) : 0;
 
 	for (int i = k; from && i <= from->depth; i++) {
@@ -312,16 +329,14 @@ schedtree_post(struct comp *s, struct hr_kevent ev)
 }
 
 /*
- * s's timer is due.  Its event thread runs at once if the published priorities say it
+ * s has something to do (its timer is due, a frame arrived).  Its event thread runs at once if the published priorities say it
  * outranks what runs now, whatever its depth: no scheduler in between is involved.  Its
  * parent is told either way (HR_KEV_WAKE), quietly if s got the CPU, and otherwise woken
  * too, so that someone who may run s decides about it now.
  */
 static void
-timer_fire(struct comp *s)
+wake_up(struct comp *s)
 {
-	timer_set(s, 0);
-	s->evt_pending = 1; /* its event thread looks at its clock: no entry needed */
 	schedtree_activate(s);
 	for (; s->parent && s->parent->is_sched; s = s->parent) {
 		int ran = s->evt && cur == s->evt;
@@ -330,6 +345,21 @@ timer_fire(struct comp *s)
 			return;
 		schedtree_activate(s->parent);
 	}
+}
+
+static void
+timer_fire(struct comp *s)
+{
+	timer_set(s, 0);
+	s->evt_pending = 1; /* its event thread looks at its clock: no entry needed */
+	wake_up(s);
+}
+
+void
+schedtree_notify(struct comp *s, struct hr_kevent ev)
+{
+	queue(s, ev);
+	wake_up(s);
 }
 
 /* Fire every armed timer that is due and set the deadline for the earliest of the rest. */
@@ -433,8 +463,8 @@ owned(struct comp *s, uint64_t tid)
 	return x && schedtree_sees(s, x) && x->depth == s->depth ? x : 0;
 }
 
-static struct comp *
-child_sched(struct comp *s, uint64_t slot)
+struct comp *
+schedtree_child(struct comp *s, uint64_t slot)
 {
 	struct comp *c = comp_from_cap(s, slot);
 	return c && c->parent == s && c->is_sched && c->state == COMP_LIVE ? c : 0;
@@ -481,7 +511,7 @@ sys_sched_grant(struct thd *t, uint64_t thd, uint64_t slot)
 
 	if (!s->is_sched)
 		return refuse(HR_EPERM, "component %u is not a scheduler", s->id);
-	if (!(c = child_sched(s, slot)))
+	if (!(c = schedtree_child(s, slot)))
 		return refuse(HR_ECAP, "slot names no child scheduler");
 	if (!(x = owned(s, thd)) || x->home != c)
 		return refuse(HR_EPERM, "thread not ours or not homed in the child");
@@ -562,7 +592,7 @@ demote(struct comp *c)
 long
 sys_sched_demote(struct thd *t, uint64_t slot)
 {
-	struct comp *c = child_sched(t->comp, slot);
+	struct comp *c = schedtree_child(t->comp, slot);
 
 	if (!c)
 		return refuse(HR_ECAP, "slot names no child scheduler");
@@ -575,7 +605,7 @@ sys_sched_demote(struct thd *t, uint64_t slot)
 long
 sys_sched_pevt(struct thd *t, uint64_t slot, uint64_t value)
 {
-	struct comp *c = child_sched(t->comp, slot);
+	struct comp *c = schedtree_child(t->comp, slot);
 
 	if (!c)
 		return refuse(HR_ECAP, "slot names no child scheduler");

@@ -23,6 +23,13 @@ uint32_t schedtree_rep(const struct thd *t, int level);
 void schedtree_publish(const struct thd *t);
 /* Charge time and move the accounting from cur to next (either may be NULL: idle). */
 void schedtree_account(struct thd *from, struct thd *to, int from_level);
+/* Charge tsc of kernel work done for s (its frames) to s at every level, not to cur. */
+void schedtree_charge(struct comp *s, uint64_t tsc);
+/* The child scheduler of s in capability slot `slot`, live; NULL if none. */
+struct comp *schedtree_child(struct comp *s, uint64_t slot);
+/* Queue ev for s and wake it as its timer would: its event thread runs at once if the
+ * published priorities let it, and its ancestors hear HR_KEV_WAKE. */
+void schedtree_notify(struct comp *s, struct hr_kevent ev);
 /* Queue a kernel event for s; wake and maybe dispatch its event thread. */
 void schedtree_post(struct comp *s, struct hr_kevent ev);
 /* Wake s's event thread if it waits; dispatch it if it preempts cur. */

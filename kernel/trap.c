@@ -11,6 +11,7 @@
 #include "comp.h"
 #include "thd.h"
 #include "schedtree.h"
+#include "net.h"
 
 static const char *const names[32] = {
 	"divide error",
@@ -49,6 +50,8 @@ fault_addr(uint64_t vec)
 static void
 irq(unsigned vec)
 {
+	int card;
+
 	if (vec == HW_VEC_SPURIOUS)
 		return; /* no acknowledgement, by the APIC's rules */
 	if (vec == HW_VEC_DEADLINE) {
@@ -56,9 +59,15 @@ irq(unsigned vec)
 		schedtree_deadline();
 		return;
 	}
+	if ((card = hw_net_card_of(vec)) >= 0) {
+		net_irq((unsigned) card); /* its line is down before the end of interrupt */
+		hw_irq_ack(vec);
+		return;
+	}
 	hw_irq_ack(vec);
 	if (vec == HW_VEC_TIMER) {
 		console_drain(); /* what the UART takes now: at most its FIFO */
+		net_poll();
 		schedtree_tick();
 	}
 }

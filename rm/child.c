@@ -15,7 +15,7 @@ init(struct child *c, const char *name, enum desc_type type)
 	c->type = type;
 	c->id = (uint32_t) (c - children) + 1;
 	c->ent = -1;
-	c->res_mem = c->res_cpu = -1;
+	c->res_mem = c->res_cpu = c->res_io = -1;
 	c->next_cap = HR_CAP_FROM_PARENT;
 	c->share_top = HR_VA_FREE;
 	c->ctor.slot = -1;

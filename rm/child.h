@@ -25,16 +25,16 @@ struct child {
 	uint32_t id; /* its owner id in our reservation book (1 ..) */
 	int node;    /* its node in our descriptor: what it is rebuilt from */
 	struct ctor_child ctor;
-	long ent;	       /* scheduler entity, -1 once its thread is gone */
-	uint32_t next_cap;     /* next slot we fill in its capability table */
-	long res_mem, res_cpu; /* the reservations its manifest entry declared (-1: none) */
-	uint64_t share_top;    /* next free address of its shared region */
-	uint64_t shared;       /* pages siblings share with it: lent beyond its reservations */
-	uint32_t nshares;      /* shares it asked for (and pays for) (delegate.c) */
-	uint64_t mem_target;   /* pages it may hold once a revocation is through (0: none) */
-	uint32_t cpu_gen;      /* its CPU reservation's gen before a revocation (delegate.c) */
-	int dead;	       /* gone, but its reservations are not forgotten yet */
-	int down;	       /* gone and forgotten, waiting to be rebuilt */
+	long ent;		       /* scheduler entity, -1 once its thread is gone */
+	uint32_t next_cap;	       /* next slot we fill in its capability table */
+	long res_mem, res_cpu, res_io; /* the reservations its manifest entry declared (-1: none) */
+	uint64_t share_top;	       /* next free address of its shared region */
+	uint64_t shared;     /* pages siblings share with it: lent beyond its reservations */
+	uint32_t nshares;    /* shares it asked for (and pays for) (delegate.c) */
+	uint64_t mem_target; /* pages it may hold once a revocation is through (0: none) */
+	uint32_t cpu_gen;    /* its CPU reservation's gen before a revocation (delegate.c) */
+	int dead;	     /* gone, but its reservations are not forgotten yet */
+	int down;	     /* gone and forgotten, waiting to be rebuilt */
 	struct restart restart;
 	uint32_t nsleeping;    /* its threads sleeping in our services (events.c) */
 	uint64_t evq[EVQ_LEN]; /* events for its scheduler (events.c) */

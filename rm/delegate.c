@@ -67,7 +67,7 @@ delegate_init(const struct desc_node *self, unsigned children, unsigned builds)
 		cpu = (struct admit_supply){ self->budget, self->period };
 	shares_len = children * SHARES_PER_CHILD;
 	if (res_init(&book, self->policy, cpu, bi->mem_pages > own ? bi->mem_pages - own : 0,
-		     bi->depth == 0 ? UINT32_MAX : 0, children) ||
+		     self->net_kbps, children) ||
 	    (shares_len && !(shares = calloc(shares_len, sizeof(*shares)))))
 		hr_die("no memory for the reservation book of %u children", children);
 	res_cpu_supply(&book, cpu, bi->depth == 0 || admit_guaranteed(self->cpu_kind));
@@ -151,7 +151,10 @@ reserve_one(struct child *c, uint32_t kind, uint32_t family, const struct res_sp
 
 	if (id < 0) {
 		snprintf(why, len, "no %s reservation of kind %u for '%s': %s",
-			 family == RES_MEM ? "memory" : "cpu", kind, c->name, hr_strerror(id));
+			 family == RES_MEM   ? "memory"
+			 : family == RES_CPU ? "cpu"
+					     : "I/O",
+			 kind, c->name, hr_strerror(id));
 		return id;
 	}
 	if ((r = res_bind(&book, c->id, id, spec, why, len))) {
@@ -170,6 +173,7 @@ delegate_reserve(struct child *c, const struct desc_node *d, char *why, size_t l
 	struct res_spec cpu = {
 		.budget = d->budget, .period = d->period, .prio = d->priority, .server = d->server
 	};
+	struct res_spec io = { .kbps = d->net_kbps };
 	long r = 0;
 
 	hr_lock_take(&lock);
@@ -178,10 +182,37 @@ delegate_reserve(struct child *c, const struct desc_node *d, char *why, size_t l
 	else if (d->cpu_kind &&
 		 (c->res_cpu = reserve_one(c, d->cpu_kind, RES_CPU, &cpu, why, len)) < 0)
 		r = c->res_cpu;
+	else if (d->net_kbps && (c->res_io = reserve_one(c, RES_HARD, RES_IO, &io, why, len)) < 0)
+		r = c->res_io;
 	if (r) {
 		res_drop_owner(&book, c->id);
-		c->res_mem = c->res_cpu = -1;
+		c->res_mem = c->res_cpu = c->res_io = -1;
 	}
+	hr_lock_give(&lock);
+	return r;
+}
+
+/* With lock held: the bandwidth c's reservations add up to, made what the kernel enforces. */
+static long
+apply_rate(struct child *c)
+{
+	return hr_net_rate(c->ctor.slot, (long) res_kbps_of(&book, c->id), 0);
+}
+
+long
+delegate_net(struct child *c, const struct desc_node *d, char *why, size_t len)
+{
+	long r = 0;
+
+	if (!d->net_nspans && !d->net_kbps)
+		return 0;
+	hr_lock_take(&lock);
+	for (uint32_t i = 0; i < d->net_nspans && !r; i++)
+		if ((r = hr_net_bind(c->ctor.slot, d->net_span[i][0], d->net_span[i][1])))
+			snprintf(why, len, "ports %u..%u for '%s': %s", d->net_span[i][0],
+				 d->net_span[i][1], c->name, hr_strerror(r));
+	if (!r && (r = apply_rate(c)))
+		snprintf(why, len, "%u kbit/s for '%s': %s", d->net_kbps, c->name, hr_strerror(r));
 	hr_lock_give(&lock);
 	return r;
 }
@@ -452,17 +483,24 @@ delegate_res_delete(struct child *c, long id)
 	const struct res *r;
 	long err;
 	int cpu;
+	uint32_t port;
 
 	hr_lock_take(&lock);
 	r = res_get(&book, c->id, id);
-	if (!r || id == c->res_mem || id == c->res_cpu) { /* the manifest's stay while it lives */
+	if (!r || id == c->res_mem || id == c->res_cpu || id == c->res_io) {
+		/* the manifest's stay while it lives */
 		hr_lock_give(&lock);
 		return r ? HR_EPERM : HR_ENOENT;
 	}
 	cpu = r->family == RES_CPU;
+	port = r->family == RES_IO ? r->spec.port : 0;
 	err = res_delete(&book, c->id, id);
 	if (cpu) /* back to what it had before: best effort (it had no other CPU reservation) */
 		serve_cpu(c, 0);
+	if (port) /* the port comes back, from wherever in its subtree it went */
+		hr_net_unbind(c->ctor.slot, port, port);
+	if (port || r->family == RES_IO)
+		apply_rate(c);
 	apply_bound(c);
 	/* whatever it still holds beyond its reservations is taken back by force */
 	if (c->mem_target) {
@@ -473,11 +511,35 @@ delegate_res_delete(struct child *c, long id)
 	return err;
 }
 
+/*
+ * With lock held: r, an I/O reservation of c's just bound (it held old before), made real:
+ * its port passed to c (which the kernel refuses unless it is ours: a port the manifest
+ * gave another child), the old one taken back, c's rate set to its total.  On a refusal
+ * the book is put back as it was.
+ */
+static long
+apply_io(struct child *c, const struct res *r, const struct res_spec *old)
+{
+	long err = 0;
+
+	if (r->spec.port && r->spec.port != old->port)
+		err = hr_net_bind(c->ctor.slot, r->spec.port, r->spec.port);
+	if (!err && (err = apply_rate(c)) && r->spec.port && r->spec.port != old->port)
+		hr_net_unbind(c->ctor.slot, r->spec.port, r->spec.port);
+	if (err) {
+		res_bind(&book, c->id, r - book.r, old, 0, 0);
+		return err;
+	}
+	if (old->port && old->port != r->spec.port)
+		hr_net_unbind(c->ctor.slot, old->port, old->port);
+	return 0;
+}
+
 long
 delegate_res_bind(struct child *c, long id, uint64_t x, uint64_t y)
 {
 	const struct res *r;
-	struct res_spec s = { 0 };
+	struct res_spec s = { 0 }, old;
 	char why[160];
 	long err;
 
@@ -486,6 +548,7 @@ delegate_res_bind(struct child *c, long id, uint64_t x, uint64_t y)
 		hr_lock_give(&lock);
 		return HR_ENOENT;
 	}
+	old = r->spec;
 	if (r->family == RES_MEM)
 		s.pages = x;
 	else if (r->family == RES_CPU) /* the priority and server it has, or c's and the default */
@@ -507,6 +570,9 @@ delegate_res_bind(struct child *c, long id, uint64_t x, uint64_t y)
 		apply_bound(c);
 	else if (r->family == RES_CPU)
 		serve_cpu(c, r);
+	else if ((err = apply_io(c, r, &old)))
+		printf("refused a reservation for '%s': the kernel said %s\n", c->name,
+		       hr_strerror(err));
 	if (!err && res_mem_excess(&book))
 		revoke_locked(res_mem_excess(&book));
 	if (!err && r->family == RES_CPU) /* a guaranteed one is admitted over soft ones */

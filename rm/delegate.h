@@ -23,6 +23,9 @@ void delegate_init(const struct desc_node *self, unsigned children, unsigned bui
 /* The reservations a manifest entry declares for child c (memory and CPU): 0, or an
  * HR_E* code with a sentence in why.  Call before building it. */
 long delegate_reserve(struct child *c, const struct desc_node *d, char *why, size_t len);
+/* The ports and bandwidth d gives c, built and promoted, passed to it in the kernel: 0, or
+ * an HR_E* code with a sentence in why. */
+long delegate_net(struct child *c, const struct desc_node *d, char *why, size_t len);
 /* The CPU reservation of one of our tasks (owner: ourselves): 0 with its id in *res (-1 if
  * the task has none), or an HR_E* code with a sentence in why. */
 long delegate_task(const struct desc_node *d, long *res, char *why, size_t len);

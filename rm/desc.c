@@ -218,6 +218,49 @@ read_restart(const void *fdt, int node, struct desc_node *d, const char **why)
 	return 0;
 }
 
+/* Up to max cells of prop into out: how many, 0 if absent, -1 if not whole cells or too
+ * many. */
+static int
+cell_list(const void *fdt, int node, const char *prop, uint32_t *out, int max)
+{
+	int len;
+	const fdt32_t *c = fdt_getprop(fdt, node, prop, &len);
+
+	if (!c)
+		return 0;
+	if (len % 4 || len / 4 > max)
+		return -1;
+	for (int i = 0; i < len / 4; i++)
+		out[i] = fdt32_to_cpu(c[i]);
+	return len / 4;
+}
+
+/* net-cards, net-kbps, net-ports and net-ranges (hrimage checked the tree's rules; this
+ * checks each value is one a kernel call can take). */
+static int
+read_net(const void *fdt, int node, struct desc_node *d, const char **why)
+{
+	uint32_t ports[DESC_NET_PORTS_MAX], ranges[2 * DESC_NET_RANGES_MAX];
+	int np = cell_list(fdt, node, "net-ports", ports, DESC_NET_PORTS_MAX);
+	int nr = cell_list(fdt, node, "net-ranges", ranges, 2 * DESC_NET_RANGES_MAX);
+
+	if (cells(fdt, node, "net-cards", &d->net_cards, 1) < 0 || d->net_cards > 2)
+		return bad(why, "'net-cards' is not one cell of 0 to 2");
+	if (cells(fdt, node, "net-kbps", &d->net_kbps, 1) < 0 || d->net_kbps > 1000000)
+		return bad(why, "'net-kbps' is not one cell of at most 1000000");
+	if (np < 0 || nr < 0 || nr % 2)
+		return bad(why, "'net-ports' or 'net-ranges' is not a list of ports");
+	for (int i = 0; i < np + nr / 2; i++) {
+		uint32_t lo = i < np ? ports[i] : ranges[2 * (i - np)];
+		uint32_t hi = i < np ? ports[i] : ranges[2 * (i - np) + 1];
+		if (lo < 1 || lo > hi || hi > 65535)
+			return bad(why, "a port of 'net-ports' or 'net-ranges' is not 1 to 65535");
+		d->net_span[d->net_nspans][0] = lo;
+		d->net_span[d->net_nspans++][1] = hi;
+	}
+	return 0;
+}
+
 static int
 read_subsystem(const void *fdt, int node, struct desc_node *d, const char **why)
 {
@@ -229,7 +272,7 @@ read_subsystem(const void *fdt, int node, struct desc_node *d, const char **why)
 	if (cells(fdt, node, "memory-kind", &d->memory_kind, 1) < 0 ||
 	    (d->memory_kind != RES_HARD && d->memory_kind != RES_SOFT))
 		return bad(why, "'memory-kind' is not 1 (hard) or 2 (soft)");
-	if ((err = read_modules(fdt, node, d, why)))
+	if ((err = read_modules(fdt, node, d, why)) || (err = read_net(fdt, node, d, why)))
 		return err;
 	return read_restart(fdt, node, d, why);
 }

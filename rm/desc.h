@@ -18,15 +18,18 @@ enum desc_restart { DESC_RESTART_NEVER = 0, DESC_RESTART_ON_FAULT = 1 };
  * The limits of the values a descriptor holds.  images/ refuses a MANIFEST beyond them and
  * desc_read() a descriptor, so what the builder accepts is what the runtime reads.
  */
-#define DESC_NAME_MAX	   31 /* node, image and program names, without the NUL */
-#define DESC_ARGS_MAX	   255
-#define DESC_PRIORITY_MAX  255
-#define DESC_RESTARTS_MAX  100	  /* restart-max: restarts before a subsystem stays down */
-#define DESC_BACKOFF_MAX   100000 /* restart-backoff: ticks from the fault to the rebuild */
-#define DESC_CHILDREN_MAX  32	  /* child subsystems and components of one subsystem */
-#define DESC_TASKS_MAX	   32	  /* tasks of one subsystem */
-#define DESC_RESTARTS_DFLT 3	  /* the manifest's defaults for restart = "on-fault" */
-#define DESC_BACKOFF_DFLT  10
+#define DESC_NAME_MAX	    31 /* node, image and program names, without the NUL */
+#define DESC_ARGS_MAX	    255
+#define DESC_PRIORITY_MAX   255
+#define DESC_RESTARTS_MAX   100	   /* restart-max: restarts before a subsystem stays down */
+#define DESC_BACKOFF_MAX    100000 /* restart-backoff: ticks from the fault to the rebuild */
+#define DESC_CHILDREN_MAX   32	   /* child subsystems and components of one subsystem */
+#define DESC_TASKS_MAX	    32	   /* tasks of one subsystem */
+#define DESC_RESTARTS_DFLT  3	   /* the manifest's defaults for restart = "on-fault" */
+#define DESC_BACKOFF_DFLT   10
+#define DESC_NET_PORTS_MAX  16 /* net-ports: single ports */
+#define DESC_NET_RANGES_MAX 8  /* net-ranges: lo hi pairs */
+#define DESC_NET_SPANS_MAX  (DESC_NET_PORTS_MAX + DESC_NET_RANGES_MAX)
 
 struct desc_node {
 	int offset; /* node offset in the blob */
@@ -46,6 +49,11 @@ struct desc_node {
 	int modules_len;
 	/* subsystem: enum desc_restart, restarts allowed, ticks before each; 0 0 0 for never */
 	uint32_t restart_policy, restart_max, restart_backoff;
+	/* subsystem: network cards (the image's root only), bandwidth in kbit/s, and the
+	 * ports as inclusive spans lo..hi (a single port is lo == hi) */
+	uint32_t net_cards, net_kbps;
+	uint32_t net_nspans;
+	uint32_t net_span[DESC_NET_SPANS_MAX][2];
 };
 
 /* Our own descriptor, checked; NULL with *why set if missing or corrupt. */

@@ -335,6 +335,17 @@ res_mem_of(const struct res_mgr *m, uint32_t owner)
 	return s;
 }
 
+uint32_t
+res_kbps_of(const struct res_mgr *m, uint32_t owner)
+{
+	uint32_t s = 0;
+
+	for (long id = 0; id < m->nr; id++)
+		if (m->r[id].used && m->r[id].family == RES_IO && m->r[id].owner == owner)
+			s += m->r[id].spec.kbps;
+	return s;
+}
+
 uint64_t
 res_mem_excess(const struct res_mgr *m)
 {

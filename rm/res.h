@@ -88,6 +88,8 @@ const struct res *res_get(const struct res_mgr *m, uint32_t owner, long id);
 
 /* Pages of memory reserved to owner (hard and soft): its kernel bound. */
 uint64_t res_mem_of(const struct res_mgr *m, uint32_t owner);
+/* Bandwidth reserved to owner (kbit/s): its rate in the kernel. */
+uint32_t res_kbps_of(const struct res_mgr *m, uint32_t owner);
 
 /* Pages promised beyond what we have (soft reservations must give this back). */
 uint64_t res_mem_excess(const struct res_mgr *m);

@@ -21,6 +21,7 @@
 
 static struct schedcore core;
 static const struct sched_hooks *hooks;
+static uint64_t woke_at; /* when our event thread last came back from waiting */
 static uint64_t tick_tsc;
 static uint32_t evt_tid;
 
@@ -237,6 +238,13 @@ idle(uint64_t now)
 	schedcore_dispatch(&core, hr_region(), POL_IDLE, 0);
 	arm(now);
 	hr_event_wait();
+	woke_at = hr_tsc();
+}
+
+uint64_t
+sched_woke_at(void)
+{
+	return woke_at;
 }
 
 /* One turn: learn what happened, then pick; returns the entity to run or POL_IDLE. */

@@ -55,6 +55,9 @@ void sched_block_self(void);
 void sched_wake_thread(uint32_t tid);
 /* A child's thread in our services blocks here, at our level (events.c). */
 void sched_block_here(void);
+/* TSC at which our event thread last returned from waiting for an event: its first
+ * instruction after the kernel woke it (what the IRQ-latency benchmark measures to). */
+uint64_t sched_woke_at(void);
 /* Timer ticks -> TSC. */
 uint64_t sched_ticks(uint64_t ticks);
 /* Become the event thread and schedule forever. */

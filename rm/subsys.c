@@ -14,6 +14,7 @@
 #include "child.h"
 #include "ctor.h"
 #include "delegate.h"
+#include "net.h"
 #include "desc.h"
 #include "events.h"
 #include "parent.h"
@@ -95,6 +96,11 @@ build_into(struct child *c, const struct desc_node *d, char *why, size_t len)
 	long r;
 
 	if ((r = delegate_reserve(c, d, why, len)) || (r = ctor_build(&s, &c->ctor, why, len))) {
+		delegate_forget(c);
+		return r;
+	}
+	if ((r = delegate_net(c, d, why, len))) {
+		ctor_destroy(&c->ctor);
 		delegate_forget(c);
 		return r;
 	}
@@ -307,6 +313,7 @@ static void
 on_turn(void)
 {
 	delegate_turn();
+	net_turn();
 	if (pending)
 		rebuild_due();
 }

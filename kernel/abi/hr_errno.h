@@ -24,7 +24,8 @@
 	X(HR_ENOSYS, -11, "no such system call or operation")                    \
 	X(HR_EAGAIN, -12, "events arrived meanwhile; retry after handling them") \
 	X(HR_EEXIST, -13, "address or slot already in use")                      \
-	X(HR_ESTATE, -14, "object is in the wrong state for this operation")
+	X(HR_ESTATE, -14, "object is in the wrong state for this operation")     \
+	X(HR_ERATE, -15, "over the bandwidth held; retry at the time given")
 /* clang-format on */
 
 enum hr_errno {

@@ -33,6 +33,8 @@
 #define HR_VA_KINFO 0x0000000100300000ull
 /* Page a parent shares with a child subsystem (rm/parent.h: struct hr_pcb). */
 #define HR_VA_PCB 0x0000000100200000ull
+/* Network rings (abi/hr_net.h), mapped by the kernel when the subsystem opens a card. */
+#define HR_VA_NET 0x0000000100400000ull
 /* Boot descriptor (devicetree blob of this subsystem's subtree), read-only. */
 #define HR_VA_DESC	  0x0000000100800000ull
 #define HR_DESC_MAX_PAGES 64ull

@@ -35,6 +35,7 @@ enum hr_kev_type {
 	HR_KEV_EXIT = 2,  /* thd exited: a = status; comp set when the whole component ended */
 	HR_KEV_IDLE = 3,  /* child scheduler comp parked with nothing to run */
 	HR_KEV_WAKE = 4,  /* child scheduler comp was woken by its timer (timer_next) */
+	HR_KEV_NET = 5,	  /* frames arrived in our empty receive ring (abi/hr_net.h) */
 };
 /* IDLE and WAKE are notices of a child's state: a newer one about the same child replaces
  * an unread older one (never the entry at ev_tail), so they cannot crowd out an exit.  A due

@@ -77,7 +77,19 @@
 	/* tags the child's output */                                                              \
 	X(0x419, comp_name, C, (uint64_t, slot), (uint64_t, name), (uint64_t, len))                \
 	/* perms within its rights */                                                              \
-	X(0x41a, mem_protect, C, (uint64_t, comp), (uint64_t, va), (uint64_t, perms))
+	X(0x41a, mem_protect, C, (uint64_t, comp), (uint64_t, va), (uint64_t, perms))              \
+	/* map our rings for card (abi/hr_net.h) */                                                \
+	X(0x41b, net_open, C, (uint64_t, card))                                                    \
+	/* send what our transmit ring holds -> frames sent */                                     \
+	X(0x41c, net_tx, C)                                                                        \
+	/* ports lo..hi of ours to a child subsystem */                                            \
+	X(0x41d, net_bind, C, (uint64_t, slot), (uint64_t, lo), (uint64_t, hi))                    \
+	/* take lo..hi back from a child's subtree -> how many */                                  \
+	X(0x41e, net_unbind, C, (uint64_t, slot), (uint64_t, lo), (uint64_t, hi))                  \
+	/* a child's bandwidth: kbit/s and a burst in bytes (0: default) */                        \
+	X(0x41f, net_rate, C, (uint64_t, slot), (uint64_t, kbps), (uint64_t, burst))               \
+	/* what: HR_NI_* -> value */                                                               \
+	X(0x420, net_info, C, (uint64_t, comp), (uint64_t, what), (uint64_t, arg))
 /* clang-format on */
 
 /*

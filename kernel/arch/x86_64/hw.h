@@ -91,6 +91,37 @@ hw_set_pgtbl(uint64_t pml4_phys)
 }
 void hw_irq_ack(unsigned vec);
 
+/* Let the 8259 deliver legacy line irq (3..15), level-triggered as PCI lines are. */
+void hw_irq_unmask(unsigned irq);
+
+/* PCI devices on bus 0 (pci.c). */
+struct hw_pci_dev {
+	uint8_t slot, irq, bar0_ok; /* bar0_ok: a 32-bit memory BAR */
+	uint64_t bar0;
+};
+/* Up to max devices vendor:device, in slot order: how many. */
+unsigned hw_pci_find(uint16_t vendor, uint16_t device, struct hw_pci_dev *out, unsigned max);
+void hw_pci_enable(const struct hw_pci_dev *d); /* memory decoding and bus mastering */
+
+/*
+ * Network cards (e1000.c).  The generic side is kernel/net.c, which provides net_rx: the
+ * driver calls it for every frame it receives (len 0: a frame the card marked bad).
+ */
+struct hw_net_info {
+	uint8_t slot, irq, usable, link, card; /* card: its number, when usable */
+	uint8_t mac[6];
+};
+/* Find and start the e1000 cards: how many were found (info[i] says which work). */
+unsigned hw_net_init(struct hw_net_info *info, unsigned max);
+int hw_net_card_of(unsigned vec); /* the card interrupting on vector vec, or -1 */
+/* Take the card's interrupt causes (its line goes down), then pass up to budget received
+ * frames to net_rx: how many it passed. */
+unsigned hw_net_service(unsigned card, unsigned budget);
+int hw_net_rx_pending(unsigned card);  /* has it received frames not yet passed on? */
+uint8_t *hw_net_tx_buf(unsigned card); /* the next transmit buffer; NULL while none is free */
+void hw_net_tx_go(unsigned card, unsigned len); /* send the len bytes written into it */
+void net_rx(unsigned card, const uint8_t *frame, unsigned len);
+
 /* x87/SSE state of a thread (fxsave format). */
 struct hw_fpu {
 	uint8_t area[512];

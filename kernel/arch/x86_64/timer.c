@@ -1,7 +1,7 @@
 /*
  * timer.c - the periodic tick (8254 PIT channel 0 through the 8259 PIC) and TSC
  * calibration against PIT channel 2.  All other legacy IRQs stay masked until a driver
- * unmasks its line.
+ * unmasks its line (hw_irq_unmask).
  */
 #include "cpu.h"
 #include "hw.h"
@@ -34,6 +34,18 @@ hw_timer_init(uint32_t hz)
 	outb(0x43, 0x34); /* channel 0, lobyte/hibyte, rate generator */
 	outb(0x40, (uint8_t) div);
 	outb(0x40, (uint8_t) (div >> 8));
+}
+
+void
+hw_irq_unmask(unsigned irq)
+{
+	uint16_t elcr = (uint16_t) (0x4d0 + irq / 8), pic = irq < 8 ? PIC1 + 1 : PIC2 + 1;
+
+	/* the edge/level control register of the PIIX: a PCI line is level-triggered */
+	outb(elcr, (uint8_t) (inb(elcr) | 1u << (irq % 8)));
+	outb(pic, (uint8_t) (inb(pic) & ~(1u << (irq % 8))));
+	if (irq >= 8)
+		outb(PIC1 + 1, (uint8_t) (inb(PIC1 + 1) & ~(1u << 2))); /* the cascade */
 }
 
 void

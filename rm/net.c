@@ -1,0 +1,77 @@
+/* net.c - a subsystem's network rings (net.h). */
+#include "net.h"
+#include "sched.h"
+#include "sys.h"
+#include "tls.h"
+
+static struct hr_net_hdr *const hdr = (struct hr_net_hdr *) HR_VA_NET;
+static int opened;
+static volatile uint32_t waiter; /* the thread in net_wait, 0 if none */
+
+long
+net_open(unsigned card)
+{
+	long r = hr_net_open(card);
+
+	opened |= r == 0;
+	return r;
+}
+
+struct hr_net_hdr *
+net_hdr(void)
+{
+	return hdr;
+}
+
+const struct hr_net_slot *
+net_recv(void)
+{
+	uint32_t tail = hdr->rx_tail;
+
+	if (__atomic_load_n(&hdr->rx_head, __ATOMIC_ACQUIRE) == tail)
+		return 0;
+	return HR_NET_RX((uint8_t *) hdr, tail % HR_NET_SLOTS);
+}
+
+void
+net_recv_done(void)
+{
+	__atomic_store_n(&hdr->rx_tail, hdr->rx_tail + 1, __ATOMIC_RELEASE);
+}
+
+struct hr_net_slot *
+net_send_slot(void)
+{
+	if (hdr->tx_head - __atomic_load_n(&hdr->tx_tail, __ATOMIC_ACQUIRE) >= HR_NET_SLOTS)
+		return 0;
+	return HR_NET_TX((uint8_t *) hdr, hdr->tx_head % HR_NET_SLOTS);
+}
+
+long
+net_send(unsigned len)
+{
+	HR_NET_TX((uint8_t *) hdr, hdr->tx_head % HR_NET_SLOTS)->len = (uint16_t) len;
+	__atomic_store_n(&hdr->tx_head, hdr->tx_head + 1, __ATOMIC_RELEASE);
+	return hr_net_tx();
+}
+
+void
+net_wait(void)
+{
+	while (!net_recv()) {
+		waiter = tls_tid();
+		sched_block_self(); /* our event thread wakes us (net_turn) */
+		waiter = 0;
+	}
+}
+
+void
+net_turn(void)
+{
+	uint32_t t = waiter;
+
+	/* waiter stays set until the thread itself runs: should it not have blocked yet, this
+	 * wake finds it ready and does nothing, and the turn its block brings wakes it */
+	if (opened && t && hdr->rx_head != hdr->rx_tail)
+		sched_wake(sched_find(t));
+}
