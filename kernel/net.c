@@ -17,8 +17,9 @@
 #include "syscall.h"
 #include "abi/hr_net.h"
 
-#define RINGS_MAX  8  /* subsystems with an open card at once */
-#define IRQ_BUDGET 32 /* frames one interrupt or tick takes from a card: a flood cannot
+#define RINGS_MAX 8 /* subsystems with an open card at once */
+#define IRQ_BUDGET \
+	32 /* frames one interrupt or tick takes from a card: a flood cannot
 		       * hold the CPU for longer than that before the line is acknowledged */
 #define BURST_DEFAULT (16 * HR_NET_FRAME_MAX)
 #define BURST_MAX     (16u << 20)
@@ -29,21 +30,22 @@ struct ring_pages {
 
 /* What the kernel keeps for one component; its region's copies are only told. */
 struct net_sub {
-	uint32_t kbps;	   /* bandwidth held, what was passed to children included */
-	uint32_t given;	   /* ... of which passed to children */
-	uint32_t nports;   /* ports owned itself */
-	uint32_t burst;	   /* bytes its bucket holds */
-	uint64_t tat;	   /* token bucket as a virtual time: when the last frame "ends" */
-	uint8_t ring;	   /* 1 + its ring set, 0 if it opened no card */
-	uint8_t card;	   /* the card it opened */
-	uint32_t rx_head;  /* frames written into its receive ring */
-	uint32_t tx_tail;  /* frames taken from its transmit ring */
+	uint32_t kbps;	  /* bandwidth held, what was passed to children included */
+	uint32_t given;	  /* ... of which passed to children */
+	uint32_t nports;  /* ports owned itself */
+	uint32_t burst;	  /* bytes its bucket holds */
+	uint64_t tat;	  /* token bucket as a virtual time: when the last frame "ends" */
+	uint8_t ring;	  /* 1 + its ring set, 0 if it opened no card */
+	uint8_t card;	  /* the card it opened */
+	uint32_t rx_head; /* frames written into its receive ring */
+	uint32_t tx_tail; /* frames taken from its transmit ring */
 	struct hr_net_count count;
 };
 
 struct net_card {
 	uint8_t mac[6];
 	uint32_t ip;
+	uint64_t ready_at;
 	uint64_t malformed, unclaimed;
 };
 
@@ -74,18 +76,21 @@ void
 net_init(struct comp *root, uint64_t hz)
 {
 	struct hw_net_info info[HR_NET_CARDS];
-	unsigned found = hw_net_init(info, HR_NET_CARDS);
+	unsigned found;
 
 	tsc_hz = hz;
+	found = hw_net_init(info, HR_NET_CARDS, hz);
 	for (unsigned i = 0; i < found; i++) {
 		struct hw_net_info *d = &info[i];
 		if (!d->usable) {
-			kprintf("[k] net: e1000 in slot %u on line %u: not usable\n", d->slot, d->irq);
+			kprintf("[k] net: e1000 in slot %u on line %u: not usable\n", d->slot,
+				d->irq);
 			continue;
 		}
 		struct net_card *c = &cards[ncards++];
 		memcpy(c->mac, d->mac, 6);
 		c->ip = HR_NET_IP(d->card);
+		c->ready_at = d->ready_at;
 		kprintf("[k] net: card %u: e1000 slot %u line %u mac %02x:%02x:%02x:%02x:%02x:%02x "
 			"ip 10.0.2.%u link %s\n",
 			d->card, d->slot, d->irq, d->mac[0], d->mac[1], d->mac[2], d->mac[3],
@@ -184,10 +189,12 @@ net_rx(unsigned card, const uint8_t *f, unsigned len)
 }
 
 void
-net_irq(unsigned card)
+net_irq(unsigned mask)
 {
 	irq_at = hw_tsc();
-	hw_net_service(card, IRQ_BUDGET);
+	for (unsigned i = 0; i < ncards; i++)
+		if (mask & 1u << i)
+			hw_net_service(i, IRQ_BUDGET);
 }
 
 void
@@ -195,7 +202,7 @@ net_poll(void)
 {
 	for (unsigned i = 0; i < ncards; i++)
 		if (hw_net_rx_pending(i))
-			net_irq(i);
+			net_irq(1u << i);
 }
 
 /* ---- transmit ------------------------------------------------------------------------ */
@@ -325,6 +332,7 @@ sys_net_open(struct thd *t, uint64_t card)
 	memcpy(h->mac, cards[card].mac, 6);
 	h->card = (uint16_t) card;
 	h->ip = cards[card].ip;
+	h->ready_at = cards[card].ready_at;
 	h->kbps = s->kbps - s->given;
 	h->count = s->count;
 	return 0;

@@ -16,8 +16,9 @@
 
 /* Find the cards; the root owns every port and all the bandwidth. */
 void net_init(struct comp *root, uint64_t tsc_hz);
-/* card's interrupt: take its frames (the caller acknowledges the line afterwards). */
-void net_irq(unsigned card);
+/* The interrupt of a line the cards in the mask share: take their frames (the caller
+ * acknowledges the line afterwards). */
+void net_irq(unsigned cards);
 /* The periodic tick: frames a card holds beyond what its last interrupt took. */
 void net_poll(void);
 /* c ended or faulted: its ports and bandwidth go back to its parent. */

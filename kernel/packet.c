@@ -140,10 +140,10 @@ packet_arp_reply(const uint8_t *req, const uint8_t mac[6], uint32_t ip, uint8_t 
 	uint8_t *r = out + ETH_HDR;
 
 	for (int i = 0; i < 6; i++) {
-		out[i] = a[8 + i];	/* to the asker */
-		out[6 + i] = mac[i];	/* from us */
-		r[8 + i] = mac[i];	/* sender: us */
-		r[18 + i] = a[8 + i];	/* target: the asker */
+		out[i] = a[8 + i];    /* to the asker */
+		out[6 + i] = mac[i];  /* from us */
+		r[8 + i] = mac[i];    /* sender: us */
+		r[18 + i] = a[8 + i]; /* target: the asker */
 	}
 	put_be16(out + 12, ETH_ARP);
 	put_be16(r, 1);

@@ -50,7 +50,7 @@ fault_addr(uint64_t vec)
 static void
 irq(unsigned vec)
 {
-	int card;
+	unsigned cards;
 
 	if (vec == HW_VEC_SPURIOUS)
 		return; /* no acknowledgement, by the APIC's rules */
@@ -59,8 +59,8 @@ irq(unsigned vec)
 		schedtree_deadline();
 		return;
 	}
-	if ((card = hw_net_card_of(vec)) >= 0) {
-		net_irq((unsigned) card); /* its line is down before the end of interrupt */
+	if ((cards = hw_net_cards_on(vec))) {
+		net_irq(cards); /* their line is down before the end of interrupt */
 		hw_irq_ack(vec);
 		return;
 	}

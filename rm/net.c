@@ -65,6 +65,12 @@ net_wait(void)
 	}
 }
 
+int
+net_waiting(void)
+{
+	return opened && waiter;
+}
+
 void
 net_turn(void)
 {

@@ -277,11 +277,12 @@ subsys_exit(int more_failures)
 	exit(failures ? 1 : 0);
 }
 
-/* Nothing left to schedule: we are finished, unless a child is still to be rebuilt. */
+/* Nothing left to schedule: we are finished, unless a child is still to be rebuilt or a
+ * thread waits for frames (which come from outside, not from a timer of ours). */
 static void
 on_finished(void)
 {
-	if (!pending)
+	if (!pending && !net_waiting())
 		subsys_exit(0);
 }
 

@@ -56,12 +56,14 @@ struct hr_net_hdr {
 	uint32_t kbps;	      /* kernel: the bandwidth we hold (0: we may not send) */
 	uint64_t tx_retry_at; /* kernel: TSC from which the frame net_tx stopped at may go */
 	uint64_t irq_tsc;     /* kernel: when the interrupt that last filled the ring arrived */
+	uint64_t ready_at;    /* kernel: TSC from which the card passes on what it receives
+			       * (QEMU's e1000 holds frames for a second after it is enabled) */
 	struct hr_net_count count;
 };
 
 #define HR_NET_REGION_PAGES (1 + 2 * HR_NET_SLOTS * HR_NET_SLOT_SIZE / 4096)
 /* Where the slots sit in the region. */
-#define HR_NET_RX(base, i) ((struct hr_net_slot *) ((base) + 4096 + (i) * HR_NET_SLOT_SIZE))
+#define HR_NET_RX(base, i) ((struct hr_net_slot *) ((base) + 4096 + (i) *HR_NET_SLOT_SIZE))
 #define HR_NET_TX(base, i) \
 	((struct hr_net_slot *) ((base) + 4096 + (HR_NET_SLOTS + (i)) * HR_NET_SLOT_SIZE))
 
@@ -75,10 +77,10 @@ enum hr_net_info {
 	HR_NI_TX_REFUSED,
 	HR_NI_TX_LIMITED,
 	HR_NI_CYCLES,
-	HR_NI_KBPS,	   /* bandwidth it holds, its children's included */
-	HR_NI_PORTS,	   /* ports it owns itself (not passed on) */
-	HR_NI_OWNER,	   /* arg: a port -> the id of the component that owns it */
-	HR_NI_CARDS,	   /* cards the kernel found */
+	HR_NI_KBPS,	      /* bandwidth it holds, its children's included */
+	HR_NI_PORTS,	      /* ports it owns itself (not passed on) */
+	HR_NI_OWNER,	      /* arg: a port -> the id of the component that owns it */
+	HR_NI_CARDS,	      /* cards the kernel found */
 	HR_NI_CARD_MALFORMED, /* arg: a card -> frames dropped as malformed */
 	HR_NI_CARD_UNCLAIMED, /* arg: a card -> frames for no owner, dropped */
 	HR_NI_END

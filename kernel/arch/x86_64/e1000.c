@@ -5,6 +5,9 @@
  * is written by net.c straight into a transmit buffer (hw_net_tx_buf), checked there, and
  * only then handed to the card (hw_net_tx_go).
  *
+ * QEMU's e1000 keeps what it receives queued for one virtual second after the receiver is
+ * enabled (its "flush queue" delay): frames sent to a card in its first second arrive then.
+ *
  * Interrupts come on the card's legacy line, which is level-triggered: reading ICR clears
  * the causes and so lowers the line, and only then may the 8259 have its end of interrupt
  * (trap.c acknowledges after hw_net_service returns), or the line would still be up and
@@ -57,9 +60,9 @@
 #define TX_DD	   0x01
 
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
-#define NRX	 64
-#define NTX	 64
-#define BUF_SIZE 2048 /* the card's default receive buffer size (RCTL.BSIZE 0) */
+#define NRX	  64
+#define NTX	  64
+#define BUF_SIZE  2048 /* the card's default receive buffer size (RCTL.BSIZE 0) */
 
 struct rx_desc {
 	uint64_t addr;
@@ -157,7 +160,7 @@ card_start(struct card *c)
 }
 
 unsigned
-hw_net_init(struct hw_net_info *info, unsigned max)
+hw_net_init(struct hw_net_info *info, unsigned max, uint64_t tsc_hz)
 {
 	struct hw_pci_dev d[HR_NET_CARDS];
 	unsigned n = hw_pci_find(0x8086, 0x100e, d, MIN(max, HR_NET_CARDS));
@@ -177,6 +180,7 @@ hw_net_init(struct hw_net_info *info, unsigned max)
 		card_start(c);
 		hw_irq_unmask(c->irq);
 		info[i].usable = 1;
+		info[i].ready_at = hw_tsc() + tsc_hz; /* QEMU's flush-queue delay: see above */
 		info[i].link = c->link;
 		info[i].card = (uint8_t) ncards++;
 		for (unsigned k = 0; k < 6; k++)
@@ -185,13 +189,15 @@ hw_net_init(struct hw_net_info *info, unsigned max)
 	return n;
 }
 
-int
-hw_net_card_of(unsigned vec)
+unsigned
+hw_net_cards_on(unsigned vec)
 {
+	unsigned mask = 0;
+
 	for (unsigned i = 0; i < ncards; i++)
 		if (vec == HW_IRQ_BASE + (unsigned) cards[i].irq)
-			return (int) i;
-	return -1;
+			mask |= 1u << i;
+	return mask;
 }
 
 /* Pass up to budget received frames to net_rx and give their buffers back to the card. */

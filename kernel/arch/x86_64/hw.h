@@ -110,10 +110,13 @@ void hw_pci_enable(const struct hw_pci_dev *d); /* memory decoding and bus maste
 struct hw_net_info {
 	uint8_t slot, irq, usable, link, card; /* card: its number, when usable */
 	uint8_t mac[6];
+	uint64_t ready_at; /* TSC from which it passes on the frames it receives */
 };
 /* Find and start the e1000 cards: how many were found (info[i] says which work). */
-unsigned hw_net_init(struct hw_net_info *info, unsigned max);
-int hw_net_card_of(unsigned vec); /* the card interrupting on vector vec, or -1 */
+unsigned hw_net_init(struct hw_net_info *info, unsigned max, uint64_t tsc_hz);
+/* The cards whose line is vector vec, as a bit mask: PCI lines are shared (QEMU puts two
+ * cards on one), so each must be asked whether it interrupted. */
+unsigned hw_net_cards_on(unsigned vec);
 /* Take the card's interrupt causes (its line goes down), then pass up to budget received
  * frames to net_rx: how many it passed. */
 unsigned hw_net_service(unsigned card, unsigned budget);
