@@ -17,3 +17,6 @@ HOST_TEST_DEPS_schedcore_test = rm/schedcore.c rm/test/fakecpu.c $(POLICY_CORE)
 
 HOST_TESTS += rm/test/sleepers_test.c
 HOST_TEST_DEPS_sleepers_test := rm/sleepers.c
+
+HOST_TESTS += rm/test/toprow_test.c
+HOST_TEST_DEPS_toprow_test := rm/toprow.c

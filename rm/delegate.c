@@ -762,6 +762,16 @@ delegate_supply(void)
 	return book.supply;
 }
 
+void
+delegate_cpu_now(const struct child *c, uint32_t *kind, uint32_t *budget, uint32_t *period)
+{
+	const struct res *r = cpu_res(c);
+
+	*kind = r && r->spec.period ? r->kind : RES_NONE;
+	*budget = *kind ? r->spec.budget : 0;
+	*period = *kind ? r->spec.period : 0;
+}
+
 /* With lock held: our parent revoked CPU from us: what it serves us with now is our supply
  * (guaranteed or not as before: only soft reservations are revoked), and what we promised
  * our own children must fit it. */

@@ -92,6 +92,10 @@ long delegate_own_bind(long id, uint64_t x, uint64_t y);
 long delegate_own_delete(long id);
 /* The CPU we hold and may promise now (budget, period in ticks; {0, 1}: none). */
 struct admit_supply delegate_supply(void);
+/* The CPU reservation child c holds in our book now: its kind, budget and period in ticks
+ * (RES_NONE 0 0: best effort, or one created but not bound yet).  Reads the book without
+ * the lock, for views (hrtop.c): a reservation being changed reads as old or new. */
+void delegate_cpu_now(const struct child *c, uint32_t *kind, uint32_t *budget, uint32_t *period);
 /* The same, once a CPU revocation our parent posted and our event thread has not applied yet
  * is applied (below): 0, or HR_ESTATE if we keep no book (a component).  Takes our lock (may
  * block): from a task, not the event thread. */

@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 #include "pi.h"
+#include "toprow.h"
 
 /* The operations' numbers, from the table (pi.h; docs/PARENT.md says what each does). */
 enum pi_op {
@@ -35,7 +36,14 @@ struct hr_pcb {
 	 * (ticks): the child's supply from then on */
 	volatile uint64_t cpu_revision;
 	volatile uint32_t cpu_budget, cpu_period;
-	uint64_t resv[506];
+	/* hrtop (rm/hrtop.h): the parent sets top_want (1) while it shows its subtree; the
+	 * child then publishes its own subtree's rows in top every HRTOP_PUBLISH_MS and asks
+	 * its own children to do the same.  What the child writes there is a claim: the
+	 * parent copies and checks it (toprow_wire_get) and labels it so. */
+	volatile uint32_t top_want;
+	uint32_t top_resv;
+	struct toprow_wire top;
+	uint8_t resv[4096 - 56 - sizeof(struct toprow_wire)];
 };
 _Static_assert(sizeof(struct hr_pcb) == 4096, "one page");
 

@@ -17,6 +17,7 @@
 #include "net.h"
 #include "desc.h"
 #include "events.h"
+#include "hrtop.h"
 #include "parent.h"
 #include "restart.h"
 #include "runtime.h"
@@ -315,15 +316,16 @@ on_turn(void)
 {
 	delegate_turn();
 	net_turn();
+	hrtop_turn();
 	if (pending)
 		rebuild_due();
 }
 
-/* When the next child is due to be rebuilt (UINT64_MAX: none). */
+/* When the next child is due to be rebuilt or our report to hrtop (UINT64_MAX: none). */
 static uint64_t
 on_next(void)
 {
-	uint64_t t = UINT64_MAX;
+	uint64_t t = hrtop_next();
 
 	for (struct child *c = pending ? child_next(0) : 0; c; c = child_next(c))
 		if (c->restart.at && c->restart.at < t)
