@@ -191,7 +191,7 @@ report:
 # ---- end eval ----
 
 # ---- top-level targets ------------------------------------------------------------------
-.PHONY: help clean run test check bench eval format compile_commands.json shellcheck
+.PHONY: help clean run test check bench trace eval format compile_commands.json shellcheck
 help:
 	@echo "HiRES distribution - targets:"
 	@echo "  make run [IMAGE=name]    build and boot an image in QEMU (default image: $(DEFAULT_IMAGE))"
@@ -199,6 +199,7 @@ help:
 	@echo "  make images              build every image in MANIFEST"
 	@echo "  make image IMAGE=name    build one image"
 	@echo "  make bench               benchmark image: one 'bench ...' line per figure"
+	@echo "  make trace [IMAGE=name]  boot an image with tracing: build/trace/NAME.json for ui.perfetto.dev"
 	@echo "  make eval                evaluation experiments (eval/): data, plots, figures"
 	@echo "  make eval-quick          a quick pass of every experiment (depths 0 and 16 only)"
 	@echo "  make report              build/eval/report.html: the last eval's figures and checks against the paper"
@@ -220,6 +221,18 @@ bench: $(IMAGE_INPUTS)
 	$(Q)bash images/mkiso.sh $(IMAGES_OUT)/bench $(B)/kernel.elf $(B)/prog
 	$(Q)bash images/run.sh $(IMAGES_OUT)/bench/bench.iso --icount --timeout 600 | \
 		tr -d '\r' | sed -n 's/^\[[^]]*\] \(bench .*\)/\1/p'
+
+# A copy of the image with trace=1 (build/trace/images/NAME), booted under -icount with the
+# trace port into build/trace/NAME.raw, decoded to NAME.json; the console goes to NAME.log.
+TRACE_OUT := $(B)/trace
+trace: $(IMAGE_INPUTS)
+	$(Q)$(IMAGE_NAME); d=$(TRACE_OUT)/images/$$name; \
+	$(HRIMAGE_RUN) --out $(TRACE_OUT)/images --image "$$name" --trace >/dev/null && \
+	bash images/mkiso.sh $$d $(B)/kernel.elf $(B)/prog && . $$d/image.env && \
+	{ bash images/run.sh $$d/$$name.iso --icount --timeout "$$TIMEOUT_S" \
+		--trace $(TRACE_OUT)/$$name.raw >$(TRACE_OUT)/$$name.log; \
+	  echo "  console: $(TRACE_OUT)/$$name.log (QEMU exit $$?)"; } && \
+	python3 images/trace.py $(TRACE_OUT)/$$name.raw $(TRACE_OUT)/$$name.json
 
 # static checks first: formatting, then cppcheck; then every test
 CHECK_SRCS = $(shell git ls-files '*.c' '*.h' | grep -v '^images/test/')

@@ -25,12 +25,12 @@ struct opts {
 	const char *manifest[MANIFESTS_MAX]; /* the first names the default image */
 	unsigned nmanifest;
 	const char *programs, *out, *image;
-	int list, dflt, check;
+	int list, dflt, check, trace;
 };
 
 static const char usage[] =
 	"usage: hrimage MANIFEST [TEST.dts...] --programs DIR (--check | --list | --default |\n"
-	"       --out DIR [--image NAME])\n"
+	"       --out DIR [--image NAME] [--trace])\n"
 	"  MANIFEST        the distribution's images, one of them the default; each TEST.dts\n"
 	"                  after it holds more images (a test's, beside its .expect)\n"
 	"  --programs DIR  where the built programs are (NAME.elf)\n"
@@ -38,7 +38,8 @@ static const char usage[] =
 	"  --list          print the name of every image that can be built (sweeps expanded)\n"
 	"  --default       print the name of the default image\n"
 	"  --out DIR       write DIR/NAME/{descriptor.dtb,grub.cfg,image.env} for every image,\n"
-	"                  or only NAME with --image, and print a table of each\n";
+	"                  or only NAME with --image, and print a table of each\n"
+	"  --trace         write them as if each image said trace = <1> (make trace)\n";
 
 static const char *
 value(int argc, char **argv, int *i)
@@ -61,6 +62,8 @@ parse_args(int argc, char **argv, struct opts *o)
 			o->out = value(argc, argv, &i);
 		} else if (!strcmp(argv[i], "--image")) {
 			o->image = value(argc, argv, &i);
+		} else if (!strcmp(argv[i], "--trace")) {
+			o->trace = 1;
 		} else if (!strcmp(argv[i], "--list") || !strcmp(argv[i], "--default") ||
 			   !strcmp(argv[i], "--check")) {
 			*(argv[i][2] == 'l'   ? &o->list
@@ -174,6 +177,8 @@ main(int argc, char **argv)
 		for (struct image *i = list; i; i = i->next)
 			if (i->is_default)
 				printf("%s\n", i->name);
+	for (struct image *i = list; o.trace && i; i = i->next)
+		i->trace = 1;
 	if (o.out)
 		build(&o, list);
 	return 0;

@@ -15,8 +15,8 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const image_props[] = { "default",	"description", "hz", "memory-mib",
-					   "timeout-s", "depth-sweep", NULL };
+static const char *const image_props[] = { "default",	"description", "hz",	"memory-mib",
+					   "timeout-s", "depth-sweep", "trace", NULL };
 
 static void
 read_sweep(const struct prop_ctx *c, struct image *img)
@@ -53,6 +53,8 @@ read_props(const struct prop_ctx *c, struct image *img)
 		prop_range(c, "memory-mib", img->memory_mib, 64, 4096);
 	if (prop_u32(c, "timeout-s", &img->timeout_s) > 0)
 		prop_range(c, "timeout-s", img->timeout_s, 1, 3600);
+	if (prop_u32(c, "trace", &img->trace) > 0)
+		prop_range(c, "trace", img->trace, 0, 1);
 	read_sweep(c, img);
 }
 

@@ -66,6 +66,7 @@ struct image {
 	int is_default, sweep;
 	int generated; /* by a depth sweep: its lines are the template's */
 	uint32_t hz, memory_mib, timeout_s, sweep_lo, sweep_hi;
+	uint32_t trace; /* 1: the kernel records a scheduling trace (docs/TRACE.md) */
 	const char *description;
 	struct node *root;
 	int bad;	    /* reading it found an error: later checks skip it */

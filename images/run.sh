@@ -2,11 +2,13 @@
 # run.sh - boot an image's ISO in QEMU with the serial console on this terminal
 # (Ctrl-A X quits).  The guest ends the run through isa-debug-exit, which makes QEMU exit
 # with (code << 1) | 1; this script exits with the guest's code.
-# Usage: run.sh ISO [--icount] [--timeout SECONDS] [--kvm]
+# Usage: run.sh ISO [--icount] [--timeout SECONDS] [--kvm] [--trace FILE]
 #   --icount   deterministic instruction counting (-icount shift=0,sleep=off: an idle
 #              guest jumps to its next timer, so idle time does not depend on the host)
 #   --timeout  give up after SECONDS: exit 124
 #   --kvm      use KVM if /dev/kvm works (default: TCG)
+#   --trace    the second serial port (COM2, the kernel's trace port) into FILE; what a
+#              kernel booted with trace=1 records arrives there (docs/TRACE.md)
 # The image's network cards (NET_CARDS in image.env, from the MANIFEST's net-cards) are
 # e1000s joined by a QEMU hub, without their iPXE ROM; an image without cards has no NIC
 # at all (-nic none: QEMU would otherwise add a user-mode e1000 open to the host).
@@ -18,14 +20,14 @@
 set -uo pipefail
 
 usage() {
-	echo "usage: run.sh ISO [--icount] [--timeout SECONDS] [--kvm]" >&2
+	echo "usage: run.sh ISO [--icount] [--timeout SECONDS] [--kvm] [--trace FILE]" >&2
 	exit 2
 }
 
 [ $# -ge 1 ] || usage
 iso=$1
 shift
-icount=0 timeout_s="" kvm=0
+icount=0 timeout_s="" kvm=0 trace=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--icount) icount=1 ;;
@@ -33,6 +35,11 @@ while [ $# -gt 0 ]; do
 	--timeout)
 		[ $# -ge 2 ] || usage
 		timeout_s=$2
+		shift
+		;;
+	--trace)
+		[ $# -ge 2 ] || usage
+		trace=$2
 		shift
 		;;
 	*) usage ;;
@@ -49,6 +56,8 @@ env_file=$(dirname "$iso")/image.env
 # shellcheck disable=SC2054 # QEMU's own option syntax has commas
 args=(-boot d -cdrom "$iso" -m "$MEMORY_MIB" -nographic -no-reboot -nic none
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04)
+# -nographic puts the monitor and COM1 on stdio; a second -serial is COM2
+[ -n "$trace" ] && args+=(-serial mon:stdio -serial "file:$trace")
 case $NET_CARDS in
 0 | 1 | 2) ;;
 *) echo "run: NET_CARDS=$NET_CARDS in $env_file: an image has 0 to 2 cards" >&2; exit 2 ;;

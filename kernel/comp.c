@@ -11,6 +11,7 @@
 #include "alias.h"
 #include "frame.h"
 #include "console.h"
+#include "trace.h"
 #include "ptq.h"
 
 struct comp comps[HR_COMP_MAX];
@@ -108,6 +109,7 @@ comp_end(struct comp *c, enum comp_state why, struct thd *t, uint64_t a, uint64_
 	if (c == root_comp) {
 		kprintf("[k] root component %s (status %d): powering off\n",
 			why == COMP_EXITED ? "exited" : "faulted", (int) c->exit_code);
+		trace_end();
 		console_sync();
 		hw_poweroff(why == COMP_EXITED ? (int) (a & 0x7f) : 0x7e);
 	}

@@ -5,6 +5,7 @@
  */
 #include "kernel.h"
 #include "console.h"
+#include "trace.h"
 
 int kdebug;
 
@@ -117,6 +118,7 @@ panic(const char *fmt, ...)
 	kvprintf(fmt, ap);
 	va_end(ap);
 	kprintf("\n");
+	trace_end();
 	console_sync();
 	hw_poweroff(0x7f);
 }

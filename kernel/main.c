@@ -10,6 +10,7 @@
 #include "boot.h"
 #include "ptq.h"
 #include "net.h"
+#include "trace.h"
 
 extern char kernel_phys_start[], kernel_end[];
 void kmain(uint32_t magic, uint64_t info);
@@ -76,7 +77,7 @@ void
 kmain(uint32_t magic, uint64_t info)
 {
 	struct hw_boot b;
-	uint64_t max_pa, frames, tsc_hz, hz, debug;
+	uint64_t max_pa, frames, tsc_hz, hz, debug, trace;
 	const char *why;
 	struct thd *root;
 
@@ -86,6 +87,7 @@ kmain(uint32_t magic, uint64_t info)
 		panic("not started by a multiboot2 loader with at least one module");
 	hz = timer_hz(b.cmdline);
 	debug = opt(b.cmdline, "debug", 0);
+	trace = opt(b.cmdline, "trace", 0);
 	kdebug = debug > 2 ? 2 : (int) debug; /* 1: refusals, 2: every call too */
 	memory_init(&b, &max_pa);
 	if ((why = pt_kernel_init(max_pa)))
@@ -99,6 +101,7 @@ kmain(uint32_t magic, uint64_t info)
 	comp_pool_init();
 	thd_pool_init();
 	tsc_hz = hw_tsc_hz();
+	trace_init(trace == 1, tsc_hz);
 	schedtree_clock(tsc_hz, tsc_hz / hz);
 	libc_clock(tsc_hz);
 	root = boot_root(&b, tsc_hz, hz);

@@ -21,6 +21,7 @@
 #include "boot.h"
 #include "kev.h"
 #include "ptq.h"
+#include "trace.h"
 
 struct region_page {
 	struct hr_sched_region r;
@@ -304,7 +305,7 @@ schedtree_activate(struct comp *s)
 static void
 queue(struct comp *s, struct hr_kevent ev)
 {
-	kev_put(&s->evq, s->region, ev);
+	trace_kev_put(&s->evq, s->region, ev);
 	s->evt_pending = 1;
 }
 
@@ -315,7 +316,7 @@ notice(struct comp *c, uint16_t type)
 {
 	struct comp *p = c->parent;
 
-	kev_notice(&p->evq, p->region, &c->notice, type, c->id);
+	trace_kev_notice(&p->evq, p->region, &c->notice, type, c->id);
 	p->evt_pending = 1;
 }
 
@@ -325,7 +326,7 @@ schedtree_post(struct comp *s, struct hr_kevent ev)
 	if (!s || !s->is_sched)
 		return;
 	queue(s, ev);
-	schedtree_activate(s);
+	trace_activate(s); /* schedtree_activate, traced or not */
 }
 
 /*
@@ -337,13 +338,13 @@ schedtree_post(struct comp *s, struct hr_kevent ev)
 static void
 wake_up(struct comp *s)
 {
-	schedtree_activate(s);
+	trace_activate(s); /* schedtree_activate, traced or not */
 	for (; s->parent && s->parent->is_sched; s = s->parent) {
 		int ran = s->evt && cur == s->evt;
 		notice(s, HR_KEV_WAKE);
 		if (ran)
 			return;
-		schedtree_activate(s->parent);
+		trace_activate(s->parent);
 	}
 }
 
@@ -448,7 +449,7 @@ sys_event_wait(struct thd *t)
 	thd_stop();
 	if (s->parent && s->parent->is_sched) {
 		notice(s, HR_KEV_IDLE);
-		schedtree_activate(s->parent);
+		trace_activate(s->parent);
 	}
 	if (cur)
 		return 1;

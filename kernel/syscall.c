@@ -14,6 +14,7 @@
 #include "alias.h"
 #include "syscall.h"
 #include "console.h"
+#include "trace.h"
 
 const char *const syscall_names[] = {
 #define HR_SYS_NAME(num, name, stub, ...) [(num) -HR_SYS_BASE] = #name,
@@ -28,6 +29,7 @@ sys_poweroff(struct thd *t, long code)
 		return refuse(HR_EPERM, "only the root powers off");
 	console_end(t->comp);
 	kprintf("[k] power off (status %ld)\n", code);
+	trace_end();
 	console_sync();
 	hw_poweroff((int) (code & 0x7f));
 }

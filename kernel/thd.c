@@ -12,6 +12,7 @@
 #include "syscall.h"
 #include "comp.h"
 #include "schedtree.h"
+#include "trace.h"
 
 struct thd thds[HR_THD_MAX];
 struct thd *cur;
@@ -70,6 +71,8 @@ thd_free(struct thd *t)
 		fpu_owner = 0;
 	if (t->state != HR_TS_FREE) {
 		struct comp *owner = t->chain[t->depth];
+		if (trace_on)
+			trace_thd_free(t);
 		t->state = HR_TS_DEAD;
 		schedtree_publish(t);
 		release_stacks(t);
@@ -99,7 +102,7 @@ thd_free(struct thd *t)
 void
 thd_dispatch(struct thd *t, int from_level)
 {
-	schedtree_account(cur, t, from_level);
+	trace_account(cur, t, from_level); /* schedtree_account, traced or not */
 	cur = t;
 	if (fpu_owner != t) {
 		if (fpu_owner)
@@ -116,7 +119,7 @@ void
 thd_stop(void)
 {
 	if (cur)
-		schedtree_account(cur, 0, 0);
+		trace_account(cur, 0, 0);
 	cur = 0;
 }
 

@@ -12,6 +12,7 @@
 #include "thd.h"
 #include "schedtree.h"
 #include "net.h"
+#include "trace.h"
 
 static const char *const names[32] = {
 	"divide error",
@@ -47,8 +48,8 @@ fault_addr(uint64_t vec)
 	return a;
 }
 
-static void
-irq(unsigned vec)
+void
+trap_irq(unsigned vec)
 {
 	unsigned cards;
 
@@ -114,7 +115,7 @@ trap(struct regs *r)
 {
 	assert(hw_kernel_flags_clean());
 	if (r->vector >= HW_IRQ_BASE && r->vector < HW_VECTORS) {
-		irq((unsigned) r->vector);
+		trace_irq((unsigned) r->vector); /* trap_irq, traced or not */
 		return;
 	}
 	if (r->vector == 8) /* its frame is on the IST stack, not the thread's: a kernel bug */
@@ -127,7 +128,7 @@ trap_kernel(struct regs *r)
 {
 	assert(hw_kernel_flags_clean());
 	if (r->vector >= HW_IRQ_BASE && r->vector < HW_VECTORS) {
-		irq((unsigned) r->vector);
+		trace_irq((unsigned) r->vector); /* trap_irq, traced or not */
 		return;
 	}
 	panic("kernel %s (vector %lu, error %lx) at ip %lx addr %lx",

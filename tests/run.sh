@@ -12,7 +12,9 @@
 #             "[WRITER] ..." (kernel/console.c), so no other component can report a case for
 #             it; "!WRITER CASE" is a line that must not appear.  The tree that booted must equal build/images/NAME/tree.txt (what hrimage
 #             expects from the image's file, tags included) and its root must finish; any
-#             "test CASE: FAIL" fails too
+#             "test CASE: FAIL" fails too.  An image with trace = <1> is booted with the
+#             trace port (images/run.sh --trace), its trace decoded (images/trace.py) and
+#             checked against NAME.tracks (tests/trace_check.py)
 # Before each tier, and each image of the image tier, a progress line ("== [2/4] docs
 # (elapsed 3 s; after it: manifest image)").
 # The last line is "N passed, N failed"; the exit status is non-zero on any failure.
@@ -163,15 +165,34 @@ tier_manifest() {
 	tally "$out" manifest
 }
 
+# judge_trace NAME TRACKS: decode the trace an image's boot left and check its tracks; its
+# case lines into $out, counted in the caller's p and f.
+judge_trace() {
+	local json=$logs/image-$1.json tracks=$2 lines
+	[ -f "$tracks" ] || tracks=/dev/null
+	if ! python3 "$top/images/trace.py" "$logs/image-$1.trace" "$json" >/dev/null 2>"$json.err"; then
+		echo "FAIL trace $1 decodes: $(head -1 "$json.err")" >>"$out"
+		f=$((f + 1))
+		return
+	fi
+	lines=$(python3 "$top/tests/trace_check.py" "$1" "$json" "$tracks")
+	echo "$lines" >>"$out"
+	p=$((p + $(grep -c '^ok' <<<"$lines")))
+	f=$((f + $(grep -c '^FAIL' <<<"$lines")))
+}
+
 # Boot one image and judge its console against its .expect list.
 judge_image() {
 	local name=$1 expect=$2 log=$logs/image-$1.log out=$logs/image-$1.result
-	local timeout_s=120 p=0 f=0 c w
+	local timeout_s=120 p=0 f=0 c w TRACE=0 trace=()
 	# shellcheck disable=SC1090
 	[ -f "$build/images/$name/image.env" ] && . "$build/images/$name/image.env" && timeout_s=${TIMEOUT_S:-120}
-	bash "$top/images/run.sh" "$build/images/$name/$name.iso" --icount --timeout "$timeout_s" >"$log" 2>&1
+	[ "$TRACE" = 1 ] && trace=(--trace "$logs/image-$name.trace")
+	bash "$top/images/run.sh" "$build/images/$name/$name.iso" --icount --timeout "$timeout_s" \
+		"${trace[@]}" >"$log" 2>&1
 	local rc=$?
 	: >"$out"
+	[ "$TRACE" = 1 ] && judge_trace "$name" "${expect%.expect}.tracks"
 	tr -d '\r' <"$log" >"$log.lines"
 	while read -r w c; do
 		[ -z "$w" ] && continue

@@ -10,6 +10,7 @@
 #include "thd.h"
 #include "ptq.h"
 #include "syscall.h"
+#include "trace.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -98,6 +99,12 @@ ptq_refund(struct comp *c, unsigned n)
 	(void) c, (void) n;
 	abort();
 }
+/* kernel/trace.c with tracing off: the hooks name the functions themselves */
+void (*trace_activate)(struct comp *s) = schedtree_activate;
+int (*trace_kev_put)(struct kev_q *q, struct hr_sched_region *r, struct hr_kevent ev) = kev_put;
+int (*trace_kev_notice)(struct kev_q *q, struct hr_sched_region *r, struct kev_notice *n,
+			uint16_t type, uint16_t comp) = kev_notice;
+
 void
 thd_dispatch(struct thd *t, int from_level)
 {

@@ -40,6 +40,8 @@ void hw_deadline_ack(void);
 
 unsigned hw_console_room(void); /* bytes the UART takes now without waiting */
 void hw_console_tx(char c);	/* send one byte; only after hw_console_room said so */
+void hw_trace_init(void);	/* the trace port (COM2: kernel/trace.c) */
+void hw_trace_tx(char c);	/* send one byte to it, waiting for room */
 
 /* frames and threads */
 void hw_frame_init_user(struct regs *r, uint64_t ip, uint64_t sp);
