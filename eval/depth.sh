@@ -9,7 +9,10 @@
 # DEPTH_FLAT_SLACK (default 0.02) of depth 1's; and the root, which has no parent to tell,
 # is at most DEPTH_ROOT_SLACK (default 0.08) cheaper.  Under icount the counts are exact,
 # so this is not a timing test.
-# DEPTH_IMAGE=NAME sweeps another image generated for depths (NAME-d0 ..).
+# DEPTH_IMAGE=NAME sweeps another image generated for depths (NAME-d0 ..); its overall files
+# are then NAME.lines and NAME.png instead of depth.*.  DEPTH_TARGET=R also prints, for the
+# record, whether each figure's median and max at the deepest depth are within R of depth 0
+# (`target ... met|not met`): a goal, not a check.
 # shellcheck source=eval/lib.sh
 . "$(dirname "$0")/lib.sh"
 eval_args "$@"
@@ -22,7 +25,7 @@ need_images $(for d in $depths; do echo "$image-d$d"; done)
 boot_images "${IMAGES[@]}"
 
 # every figure line as read; the data get depth=D where a line does not say it
-lines=$EVAL_OUT/depth.lines
+lines=$EVAL_OUT/$image.lines
 : >"$lines"
 for n in "${IMAGES[@]}"; do
 	console_lines bench "$EVAL_LOGS/$n.log" | tee "$lines.one"
@@ -49,6 +52,21 @@ check() {
 	fi
 }
 
+# target LABEL DAT R: is the deepest depth's median and max within R of depth 0's?
+target() {
+	local d0 m0 x0 dn mn xn
+	read -r d0 m0 x0 < <(grep -v '^#' "$2" | head -1)
+	read -r dn mn xn < <(grep -v '^#' "$2" | tail -1)
+	for w in "median $mn $m0" "max $xn $x0"; do
+		set -- "$1" "$2" "$3" $w
+		if awk -v a="$5" -v b="$6" -v r="$3" 'BEGIN { exit !(a <= b * (1 + r)) }'; then
+			echo "target $1 $4 depth=$dn within $3 of depth=$d0: met (ratio $(ratio "$5" "$6"))"
+		else
+			echo "target $1 $4 depth=$dn within $3 of depth=$d0: not met (ratio $(ratio "$5" "$6"))"
+		fi
+	done
+}
+
 relative=()
 while read -r id label; do
 	dat=$EVAL_OUT/$id-depth.dat
@@ -57,6 +75,7 @@ while read -r id label; do
 	read -r _ m1 _ < <(grep -v '^#' "$dat" | awk '$1 == 1')
 	r=$(ratio "$mn" "$m0")
 	echo "summary $label depth=$dn vs depth=$d0 ratio=$r"
+	[ -n "${DEPTH_TARGET:-}" ] && target "$label" "$dat" "$DEPTH_TARGET"
 	check "$label" "median depth=$dn vs depth=$d0" "$r" "${DEPTH_ROOT_SLACK:-0.08}"
 	[ -n "$m1" ] && check "$label" "median depth=$dn vs depth=1" "$(ratio "$mn" "$m1")" \
 		"${DEPTH_FLAT_SLACK:-0.02}"
@@ -70,7 +89,7 @@ plot '$dat' using 1:2 with linespoints lw 2 pt 7 title 'median', \\
 EOF
 done < <(split_series depth depth median max <"$lines")
 
-plot "$EVAL_OUT/depth" <<EOF
+plot "$EVAL_OUT/$image" <<EOF
 set title "Cost against subsystem depth, relative to the shallowest depth (medians)"
 set ylabel "median / median at the shallowest depth"
 $axes

@@ -10,6 +10,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 const char *
 admission_describe(const struct cpu_res *r, char *buf, size_t len)
@@ -49,6 +50,42 @@ check_servers(const struct node *s)
 		diag_error(k->line_server, "child '%s' asks for a %s server, but %s (parent '%s')",
 			   k->name, admit_server_name(k->cpu.server), why, s->name);
 		return 0;
+	}
+	return 1;
+}
+
+/*
+ * Under a fixed-priority policy (fprr, ds) a best-effort entity runs at its priority with no
+ * budget to stop it, so an untrusted child (a subsystem or component) more urgent than a
+ * reserved sibling could take all the CPU that sibling was promised (response-time analysis
+ * knows nothing of it): 1 if none is.  The subsystem's own tasks are its own code: a
+ * watcher that sleeps may well sit above its reservations.
+ */
+static int
+check_best_effort_below(const struct node *s)
+{
+	char want[48];
+
+	if (!strcmp(s->policy, "edf")) /* EDF serves best effort only when no server can run */
+		return 1;
+	for (const struct node *b = s->kids; b; b = b->next) {
+		if (b->cpu.kind != RES_NONE || b->kind == NODE_TASK)
+			continue;
+		for (const struct node *r = s->kids; r; r = r->next) {
+			if (r->kind == NODE_COMP || r->cpu.kind == RES_NONE ||
+			    b->priority >= r->priority)
+				continue;
+			diag_error(
+				b->line,
+				"best-effort %s '%s' (priority %u) is more urgent than '%s' (%s, "
+				"priority %u) under policy %s: nothing would stop it taking the "
+				"CPU "
+				"promised to '%s'; give it a priority of %u or more",
+				node_kind_name(b->kind), b->name, b->priority, r->name,
+				admission_describe(&r->cpu, want, sizeof(want)), r->priority,
+				s->policy, r->name, r->priority);
+			return 0;
+		}
 	}
 	return 1;
 }
@@ -122,7 +159,7 @@ check(const struct node *s)
 	if (s->parent)
 		supply = s->cpu.kind ? (struct admit_supply){ s->cpu.budget, s->cpu.period }
 				     : (struct admit_supply){ 0, 1 };
-	if (check_servers(s) &&
+	if (check_servers(s) && check_best_effort_below(s) &&
 	    (!s->parent || admit_guaranteed(s->cpu.kind) || check_unsupplied(s)))
 		check_admission(s, supply);
 	for (const struct node *k = s->kids; k; k = k->next)

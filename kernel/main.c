@@ -105,8 +105,8 @@ kmain(uint32_t magic, uint64_t info)
 	schedtree_clock(tsc_hz, tsc_hz / hz);
 	libc_clock(tsc_hz);
 	root = boot_root(&b, tsc_hz, hz);
-	net_init(root->comp, tsc_hz);
 	hw_timer_init((uint32_t) hz);
+	net_init(root->comp, tsc_hz); /* after the 8259s are set up: it unmasks the cards' lines */
 	kprintf("[k] timer: %lu Hz, TSC %lu kHz, deadline timer %lu kHz\n", hz, tsc_hz / 1000,
 		hw_deadline_init(tsc_hz) / 1000);
 	thd_dispatch(root, 0);

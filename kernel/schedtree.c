@@ -129,23 +129,55 @@ opened(int i)
 /* TSC spent on frames for their owners (schedtree_charge): the accounting clock runs
  * without it, so that whoever the interrupt stopped does not pay for it, at any level. */
 static uint64_t stolen;
+/* Charges not yet passed up to the owners' ancestors: an ancestor reads what it sees of a
+ * child only when it runs, which takes a dispatch, and every dispatch passes them on first
+ * (owed_pay); so the interrupt path itself never walks the tree. */
+#define OWED_MAX 8
+static struct {
+	struct comp *s;
+	uint64_t tsc;
+} owed[OWED_MAX];
+static unsigned nowed;
+
+/* What each ancestor of s sees of it (the c^s on the path) grows by tsc. */
+static void
+charge_up(struct comp *s, uint64_t tsc)
+{
+	for (struct comp *c = s; c->up_slot; c = c->parent)
+		c->up_slot->consumed += tsc;
+}
+
+static void
+owed_pay(void)
+{
+	for (unsigned i = 0; i < nowed; i++)
+		if (owed[i].s)
+			charge_up(owed[i].s, owed[i].tsc);
+	nowed = 0;
+}
 
 void
 schedtree_charge(struct comp *s, uint64_t tsc)
 {
 	stolen += tsc;
-	if (s->evt)
+	if (s->evt) /* its own view at once: its event thread may look before any dispatch */
 		s->region->slot[s->evt->id].consumed += tsc;
-	/* what each ancestor sees of s: the c^s on the path (a walk up s's own ancestors,
-	 * at most HR_DEPTH_MAX steps of one add each; the dispatch is already decided) */
-	for (struct comp *c = s; c->up_slot; c = c->parent)
-		c->up_slot->consumed += tsc;
+	if (nowed && owed[nowed - 1].s == s)
+		owed[nowed - 1].tsc += tsc;
+	else if (nowed < OWED_MAX)
+		owed[nowed++] = (typeof(owed[0])){ s, tsc };
+	else
+		charge_up(s, tsc);
 }
 
 void
 schedtree_account(struct thd *from, struct thd *to, int level)
 {
-	uint64_t now = hw_tsc() - stolen;
+	uint64_t now;
+
+	if (nowed)
+		owed_pay();
+	now = hw_tsc() - stolen;
 	int k = from && to ? diverge(from, to, level) : 0;
 
 	for (int i = k; from && i <= from->depth; i++) {
@@ -243,6 +275,11 @@ timer_set(struct comp *s, uint64_t at)
 void
 schedtree_unmake(struct comp *c)
 {
+	/* its region goes: nothing owed to it may be passed up through it now (its subtree
+	 * was unmade first, so nothing below it is owed either) */
+	for (unsigned i = 0; i < nowed; i++)
+		if (owed[i].s == c)
+			owed[i].s = 0;
 	timer_set(c, 0);
 	for (uint64_t i = 0; i < HR_SCHED_REGION_PAGES; i++)
 		ptq_refund(c, pt_unmap(c->pgtbl, HR_VA_SCHED + i * HR_PAGE_SIZE));
@@ -342,7 +379,11 @@ wake_up(struct comp *s)
 	for (; s->parent && s->parent->is_sched; s = s->parent) {
 		int ran = s->evt && cur == s->evt;
 		notice(s, HR_KEV_WAKE);
-		if (ran)
+		/* Nor is the parent woken when it would not choose s over what runs now (s's
+		 * c^s does not outrank it where they differ): it reads the notice when it next
+		 * runs.  Otherwise a child that sleeps a microsecond at a time would run its
+		 * parent's scheduler that often, on the time of the parent's reservations. */
+		if (ran || (cur && s->cs && !preempts(s->cs, cur)))
 			return;
 		trace_activate(s->parent);
 	}

@@ -23,7 +23,8 @@ uint32_t schedtree_rep(const struct thd *t, int level);
 void schedtree_publish(const struct thd *t);
 /* Charge time and move the accounting from cur to next (either may be NULL: idle). */
 void schedtree_account(struct thd *from, struct thd *to, int from_level);
-/* Charge tsc of kernel work done for s (its frames) to s at every level, not to cur. */
+/* Charge tsc of kernel work done for s (its frames) to s at every level, not to cur (its
+ * ancestors' views at the next dispatch, before any of them can look). */
 void schedtree_charge(struct comp *s, uint64_t tsc);
 /* The child scheduler of s in capability slot `slot`, live; NULL if none. */
 struct comp *schedtree_child(struct comp *s, uint64_t slot);

@@ -12,12 +12,18 @@
  *   sink          open card 0 and never read: a flood fills the ring, which drops and counts;
  *                 then check that a child that faults gives its port back
  *   crash_task    fault, holding a port
+ *   flood         open card 1 and send datagrams to the sink for FLOOD_TICKS, as fast as our
+ *                 bandwidth lets us
+ *   rt_spin       spin in a hard reservation until the flood is over
+ *   rt_watch      check that rt_spin kept its share meanwhile; say how many periods it missed
  *   irq_receiver  the benchmark's receiver at depth D: from the interrupt's arrival in the
  *                 kernel to our event thread's first instruction, "bench irq depth=D ..."
- *   irq_pinger    its sender, on card 1: one datagram every quarter tick, one per sample
+ *   irq_pinger    its sender, on card 1: a datagram every quarter tick until the receiver's
+ *                 subtree has ended
  */
 #include "frame.h"
 #include "rm/benchline.h"
+#include "rm/cpuwatch.h"
 #include "rm/net.h"
 #include "rm/parent.h"
 #include "rm/report.h"
@@ -30,18 +36,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SERVER_IP    HR_NET_IP(0)
-#define ECHO_PORT    7	   /* server, depth 1 */
-#define DEEP_PORT    12	   /* deep, depth 2 */
-#define SINK_PORT    13	   /* inner, which never reads */
-#define CRASH_PORT   11	   /* crash, which faults */
-#define CLIENT_PORT  9	   /* ours */
-#define NOBODY_PORT  5000  /* the root's, and the root opens no card */
-#define RESERVED     10	   /* what the client reserves at run time */
-#define FLOOD	     40	   /* more than a ring holds */
-#define IRQ_PORT     7
-#define IRQ_SAMPLES  1000
-#define WAIT_TICKS   400
+#define SERVER_IP   HR_NET_IP(0)
+#define ECHO_PORT   7	 /* server, depth 1 */
+#define DEEP_PORT   12	 /* deep, depth 2 */
+#define SINK_PORT   13	 /* inner, which never reads */
+#define CRASH_PORT  11	 /* crash, which faults */
+#define CLIENT_PORT 9	 /* ours */
+#define NOBODY_PORT 5000 /* the root's, and the root opens no card */
+#define RESERVED    10	 /* what the client reserves at run time */
+#define FLOOD	    40	 /* more than a ring holds */
+#define FLOOD_PORT  14	 /* flood's */
+#define FLOOD_TICKS 3000 /* how long the flood lasts */
+#define RT_SLACK    1.0	 /* percentage points */
+#define IRQ_PORT    7
+#define IRQ_SAMPLES 1000
+#define WAIT_TICKS  400
+#define ECHO_TRIES  5
 
 static volatile uintptr_t nowhere = 8; /* where crash_task writes to fault */
 
@@ -161,15 +171,39 @@ check_arp(void)
 	static const uint8_t card0[6] = { 0x52, 0x54, 0x00, 0x12, 0x34, 0x56 };
 
 	net_send(frame_arp_request(s->frame, h->mac, h->ip, SERVER_IP));
-	hr_report("net_arp_answered_by_kernel", await(is_arp_reply, 0) && !memcmp(server_mac, card0, 6),
+	hr_report("net_arp_answered_by_kernel",
+		  await(is_arp_reply, 0) && !memcmp(server_mac, card0, 6),
 		  "10.0.2.15 is at %02x:..:%02x", server_mac[0], server_mac[5]);
+}
+
+/* Wait until everything queued in our transmit ring has gone. */
+static void
+drain_tx(void)
+{
+	struct hr_net_hdr *h = net_hdr();
+
+	while (h->tx_tail != h->tx_head && hr_net_tx() == HR_ERATE)
+		sched_sleep(h->tx_retry_at);
+}
+
+/* Send text to port and wait for its echo, a few times: a frame may be lost on the way (the
+ * flood beside us fills card 0, and QEMU drops what it cannot hand over).  1 if it came. */
+static int
+echoed(uint16_t port, const char *text)
+{
+	for (int i = 0; i < ECHO_TRIES; i++) {
+		send_udp(server_mac, SERVER_IP, CLIENT_PORT, port, text, (unsigned) strlen(text));
+		drain_tx();
+		if (await(is_echo, (void *) text))
+			return 1;
+	}
+	return 0;
 }
 
 static void
 check_echo(const char *name, uint16_t port, const char *text)
 {
-	long r = send_udp(server_mac, SERVER_IP, CLIENT_PORT, port, text, (unsigned) strlen(text));
-	hr_report(name, r == 1 && await(is_echo, (void *) text), "sent %ld, port %u", r, port);
+	hr_report(name, echoed(port, text), "port %u, %d tries", port, ECHO_TRIES);
 }
 
 /* Send a frame f of len bytes as written: what net_send said. */
@@ -187,8 +221,12 @@ check_refusals(void)
 {
 	struct hr_net_hdr *h = net_hdr();
 	uint8_t f[HR_NET_FRAME_MAX];
-	struct udp_view v = { .src_ip = h->ip, .dst_ip = SERVER_IP, .src_port = CLIENT_PORT,
-			      .dst_port = ECHO_PORT, .data = (const uint8_t *) "x", .len = 1 };
+	struct udp_view v = { .src_ip = h->ip,
+			      .dst_ip = SERVER_IP,
+			      .src_port = CLIENT_PORT,
+			      .dst_port = ECHO_PORT,
+			      .data = (const uint8_t *) "x",
+			      .len = 1 };
 	uint64_t refused = h->count.tx_refused;
 	unsigned len;
 
@@ -238,13 +276,14 @@ check_rate(void)
 	struct hr_net_hdr *h = net_hdr();
 	long r, sent = 0;
 
-	while ((r = send_udp(server_mac, SERVER_IP, CLIENT_PORT, NOBODY_PORT, big, sizeof(big))) == 1)
+	while ((r = send_udp(server_mac, SERVER_IP, CLIENT_PORT, NOBODY_PORT, big, sizeof(big))) ==
+	       1)
 		sent++;
 	/* 200 kbit/s with the default burst of 16 full frames: 17 frames of 1442 bytes */
 	hr_report("net_tx_rate_limited_after_burst", r == HR_ERATE && sent >= 15 && sent <= 18,
 		  "%ld frames, then %s", sent, hr_strerror(r));
-	hr_report("net_tx_retry_time_given", h->tx_retry_at > hr_tsc(),
-		  "retry in %ld TSC", (long) (h->tx_retry_at - hr_tsc()));
+	hr_report("net_tx_retry_time_given", h->tx_retry_at > hr_tsc(), "retry in %ld TSC",
+		  (long) (h->tx_retry_at - hr_tsc()));
 	sched_sleep(h->tx_retry_at);
 	hr_report_eq("net_tx_sends_at_retry_time", hr_net_tx(), 1);
 }
@@ -256,8 +295,8 @@ check_reservation(void)
 	long kbps = hr_net_info(HR_CAP_SELF, HR_NI_KBPS, 0);
 
 	hr_report_eq("net_reservation_binds", hr_res_bind(id, RESERVED, 50), 0);
-	hr_report_eq("net_reservation_port_is_ours", hr_net_info(HR_CAP_SELF, HR_NI_OWNER, RESERVED),
-		     self);
+	hr_report_eq("net_reservation_port_is_ours",
+		     hr_net_info(HR_CAP_SELF, HR_NI_OWNER, RESERVED), self);
 	hr_report_eq("net_reservation_adds_bandwidth", hr_net_info(HR_CAP_SELF, HR_NI_KBPS, 0),
 		     kbps + 50);
 	hr_report("net_reservation_of_a_taken_port_refused", hr_res_bind(id, ECHO_PORT, 50) < 0,
@@ -286,9 +325,10 @@ client(void *arg)
 	flood_sink();
 	check_rate();
 	check_reservation();
-	sleep_ticks(5);
-	send_udp(server_mac, SERVER_IP, CLIENT_PORT, ECHO_PORT, "quit", 4);
-	send_udp(server_mac, SERVER_IP, CLIENT_PORT, DEEP_PORT, "quit", 4);
+	/* the servers end on "quit", having echoed it */
+	hr_report("net_servers_told_to_quit",
+		  echoed(ECHO_PORT, "quit") && echoed(DEEP_PORT, "quit"), "ports %u and %u",
+		  ECHO_PORT, DEEP_PORT);
 }
 HR_TASK(client);
 
@@ -307,11 +347,11 @@ sink(void *arg)
 	for (t = 0; t < 20 * WAIT_TICKS && h->count.rx_frames + h->count.rx_full < FLOOD; t++)
 		sleep_ticks(1);
 	hr_report("net_full_ring_drops_and_counts",
-		  h->count.rx_frames == HR_NET_SLOTS && h->count.rx_full == FLOOD - HR_NET_SLOTS,
+		  h->count.rx_frames == HR_NET_SLOTS && h->count.rx_full >= FLOOD - HR_NET_SLOTS,
 		  "%lu delivered, %lu dropped", (unsigned long) h->count.rx_frames,
 		  (unsigned long) h->count.rx_full);
-	for (t = 0; t < 20 * WAIT_TICKS && hr_net_info(HR_CAP_SELF, HR_NI_OWNER, CRASH_PORT) != self;
-	     t++)
+	for (t = 0;
+	     t < 20 * WAIT_TICKS && hr_net_info(HR_CAP_SELF, HR_NI_OWNER, CRASH_PORT) != self; t++)
 		sleep_ticks(1);
 	hr_report_eq("net_faulted_child_loses_its_port",
 		     hr_net_info(HR_CAP_SELF, HR_NI_OWNER, CRASH_PORT), self);
@@ -327,10 +367,76 @@ crash_task(void *arg)
 }
 HR_TASK(crash_task);
 
+/* ---- a flood beside a real-time task --------------------------------------------------- */
+
+static volatile int flood_over;
+
+static void
+flood(void *arg)
+{
+	static const uint8_t card0[6] = { 0x52, 0x54, 0x00, 0x12, 0x34, 0x56 };
+	struct hr_net_hdr *h;
+	long sent = 0, r = 0;
+	uint64_t end;
+
+	(void) arg;
+	hr_report_eq("net_open_card1", net_open(1), 0);
+	h = net_hdr();
+	await_cards();
+	for (end = hr_tsc() + FLOOD_TICKS * hr_tick_tsc(); hr_tsc() < end && r >= 0;) {
+		r = send_udp(card0, SERVER_IP, FLOOD_PORT, SINK_PORT, "flood", 5);
+		if (r == HR_ERATE)
+			sched_sleep(h->tx_retry_at), r = 0;
+		sent += r;
+	}
+	hr_report("net_flood_sent", r >= 0 && sent > 10000, "%ld frames in %d ticks (%s)", sent,
+		  FLOOD_TICKS, r < 0 ? hr_strerror(r) : "ok");
+}
+HR_TASK(flood);
+
+static void
+rt_spin(void *arg)
+{
+	(void) arg;
+	while (!flood_over)
+		;
+}
+HR_TASK(rt_spin);
+
+/* Watch rt_spin while the flood (our child "flood") runs: its share, its misses. */
+static void
+rt_watch(void *arg)
+{
+	struct cpuwatch w[4];
+	unsigned n = cpuwatch_find(w, 4);
+	uint64_t t0;
+	long flooder = subsys_child_slot("flood");
+	uint32_t missed;
+
+	(void) arg;
+	if (n != 1 || flooder < 0)
+		hr_die("rt_watch: want one reserved task and a child 'flood'");
+	sleep_ticks(100); /* past the construction of the tree */
+	t0 = cpuwatch_open(w, n);
+	missed = sched_misses(w[0].ent);
+	while (hr_comp_state(flooder) == HR_CS_LIVE && hr_tsc() - t0 < 20 * hr_bootinfo()->tsc_hz)
+		sleep_ticks(10);
+	hr_report("net_flood_rt_keeps_its_share",
+		  cpuwatch_near(cpuwatch_share(&w[0], t0), cpuwatch_expected(&w[0]), RT_SLACK),
+		  "%s got %.2f%% of %.2f%% over %.2f s", w[0].name, cpuwatch_share(&w[0], t0),
+		  cpuwatch_expected(&w[0]),
+		  (double) (hr_tsc() - t0) / (double) hr_bootinfo()->tsc_hz);
+	/* not yet a check: the flood still makes a hard server miss periods (docs/NETWORK.md,
+	 * "Known gaps"); printed so that the figure is seen */
+	printf("flood: '%s' missed %u of its periods meanwhile\n", w[0].name,
+	       sched_misses(w[0].ent) - missed);
+	flood_over = 1;
+}
+HR_TASK(rt_watch);
+
 /* ---- the interrupt-latency benchmark --------------------------------------------------- */
 
 static uint64_t samples[IRQ_SAMPLES];
-static volatile int received;
 
 static void
 irq_receiver(void *arg)
@@ -340,12 +446,15 @@ irq_receiver(void *arg)
 	(void) arg;
 	if (net_open(0))
 		hr_die("irq: cannot open card 0");
-	for (int i = 0; i < IRQ_SAMPLES; i++) {
+	for (int i = 0; i < IRQ_SAMPLES;) {
+		unsigned n = 0;
+		uint64_t t;
 		net_wait();
-		samples[i] = sched_woke_at() - net_hdr()->irq_tsc;
-		while (net_recv())
+		t = sched_woke_at() - net_hdr()->irq_tsc;
+		for (; net_recv(); n++)
 			net_recv_done();
-		received = i + 1;
+		if (n == 1) /* one frame, one wake-up: what we measure */
+			samples[i++] = t;
 	}
 	snprintf(depth, sizeof(depth), "depth=%u", hr_bootinfo()->depth);
 	bench_line("irq", depth, samples, IRQ_SAMPLES);
@@ -353,19 +462,30 @@ irq_receiver(void *arg)
 }
 HR_TASK(irq_receiver);
 
+/* Is the receiver's subtree gone?  Its port came back to our parent, having been elsewhere
+ * (at depth 0 the receiver is our parent, which powers off when it is done). */
+static int
+receiver_gone(int *was_away)
+{
+	int home = hr_net_info(HR_CAP_SELF, HR_NI_OWNER, IRQ_PORT) == hr_bootinfo()->parent_id;
+
+	*was_away |= !home;
+	return home && *was_away;
+}
+
 static void
 irq_pinger(void *arg)
 {
-	static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+	static const uint8_t card0[6] = { 0x52, 0x54, 0x00, 0x12, 0x34, 0x56 };
+	int away = 0;
 
 	(void) arg;
 	if (net_open(1))
 		hr_die("irq: cannot open card 1");
 	await_cards();
-	/* one per sample: a lost one would leave the receiver waiting, and the run times out */
-	for (int i = 0; i < IRQ_SAMPLES; i++) {
+	while (!receiver_gone(&away)) {
 		sched_sleep(hr_tsc() + hr_tick_tsc() / 4);
-		send_udp(bcast, SERVER_IP, CLIENT_PORT, IRQ_PORT, "ping", 4);
+		send_udp(card0, SERVER_IP, CLIENT_PORT, IRQ_PORT, "ping", 4);
 	}
 }
 HR_TASK(irq_pinger);
