@@ -57,14 +57,15 @@ target() {
 	local d0 m0 x0 dn mn xn
 	read -r d0 m0 x0 < <(grep -v '^#' "$2" | head -1)
 	read -r dn mn xn < <(grep -v '^#' "$2" | tail -1)
-	for w in "median $mn $m0" "max $xn $x0"; do
-		set -- "$1" "$2" "$3" $w
-		if awk -v a="$5" -v b="$6" -v r="$3" 'BEGIN { exit !(a <= b * (1 + r)) }'; then
-			echo "target $1 $4 depth=$dn within $3 of depth=$d0: met (ratio $(ratio "$5" "$6"))"
-		else
-			echo "target $1 $4 depth=$dn within $3 of depth=$d0: not met (ratio $(ratio "$5" "$6"))"
-		fi
-	done
+	target_one "$1" median "$mn" "$m0" "$3" "$dn" "$d0"
+	target_one "$1" max "$xn" "$x0" "$3" "$dn" "$d0"
+}
+
+# target_one LABEL WHAT DEEP ROOT R DN D0: one target line.
+target_one() {
+	local verdict="not met"
+	awk -v a="$3" -v b="$4" -v r="$5" 'BEGIN { exit !(a <= b * (1 + r)) }' && verdict=met
+	echo "target $1 $2 depth=$6 within $5 of depth=$7: $verdict (ratio $(ratio "$3" "$4"))"
 }
 
 relative=()

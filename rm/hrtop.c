@@ -16,6 +16,7 @@
 #include <string.h>
 
 static volatile int viewing;		     /* a task of ours runs hrtop_run */
+volatile uint32_t hrtop_looking;	     /* viewing, or we asked our children (hrtop.h) */
 static uint64_t published_at;		     /* event thread: our last report to our parent */
 static struct toprow report[HRTOP_ROWS_MAX]; /* event thread: that report */
 
@@ -141,14 +142,13 @@ gather(struct toprow *rows, unsigned max)
 
 /* Ask each child subsystem to report (want 1) or stop; a change wakes its scheduler.  While
  * someone looks, every turn (a child rebuilt has a fresh page); otherwise once. */
+static uint32_t wanted; /* what we last asked our children (ask_children) */
+
 static void
 ask_children(uint32_t want)
 {
-	static uint32_t wanted;
-
-	if (!want && !wanted)
-		return;
 	wanted = want;
+	hrtop_looking = viewing || wanted;
 	for (struct child *c = child_next(0); c; c = child_next(c)) {
 		if (!child_live(c) || !c->ctor.pcb || c->ctor.pcb->top_want == want)
 			continue;
@@ -164,10 +164,11 @@ hrtop_turn(void)
 {
 	struct hr_pcb *pcb = our_pcb();
 	int asked = pcb && pcb->top_want == 1;
-	uint64_t now = hr_tsc();
+	uint64_t now;
 	unsigned n;
 
 	ask_children(viewing || asked);
+	now = hr_tsc();
 	if (!asked || (published_at && now < published_at + ms_tsc(HRTOP_PUBLISH_MS)))
 		return;
 	published_at = now;
@@ -189,6 +190,7 @@ unsigned
 hrtop_snapshot(struct toprow *rows, unsigned max)
 {
 	viewing = 1;
+	hrtop_looking = 1;
 	return gather(rows, max);
 }
 

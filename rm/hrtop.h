@@ -46,6 +46,14 @@ void hrtop_run(const struct hrtop_opts *o);
 void hrtop_turn(void);
 /* The TSC at which hrtop_turn wants our next turn (UINT64_MAX: none). */
 uint64_t hrtop_next(void);
+/* Is anybody looking (a task of ours views, our parent asks, or we asked our children)?
+ * Every turn of every scheduler asks this, inline: nobody looking costs a few loads. */
+extern volatile uint32_t hrtop_looking;
+static inline int
+hrtop_wanted(const volatile uint32_t *parent_asks)
+{
+	return hrtop_looking || (parent_asks && *parent_asks == 1);
+}
 
 /*
  * The network column: interrupts and packets of the entity in row r, or -1 ("-").  A weak

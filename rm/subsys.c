@@ -34,6 +34,9 @@
 
 static const void *fdt;
 static const char *me;
+/* Our parent's hrtop request in the page it shares with us (NULL for the root): read on
+ * every turn, inline (hrtop.h). */
+static const volatile uint32_t *parent_asks;
 static int failures;
 static unsigned pending; /* children waiting to be rebuilt (restart.h) */
 static struct {
@@ -316,7 +319,8 @@ on_turn(void)
 {
 	delegate_turn();
 	net_turn();
-	hrtop_turn();
+	if (hrtop_wanted(parent_asks))
+		hrtop_turn();
 	if (pending)
 		rebuild_due();
 }
@@ -325,7 +329,7 @@ on_turn(void)
 static uint64_t
 on_next(void)
 {
-	uint64_t t = hrtop_next();
+	uint64_t t = hrtop_wanted(parent_asks) ? hrtop_next() : UINT64_MAX;
 
 	for (struct child *c = pending ? child_next(0) : 0; c; c = child_next(c))
 		if (c->restart.at && c->restart.at < t)
@@ -425,6 +429,8 @@ subsys_main(void)
 	long r;
 
 	me = hr_bootinfo()->name;
+	if (hr_bootinfo()->depth)
+		parent_asks = &((struct hr_pcb *) HR_VA_PCB)->top_want;
 	if (!(fdt = desc_self(&why)) || desc_read(fdt, 0, &d, &why))
 		hr_die("boot descriptor: %s", why);
 	for (int n = desc_child(fdt, 0); n >= 0; n = desc_sibling(fdt, n))

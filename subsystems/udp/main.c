@@ -220,7 +220,7 @@ static void
 check_refusals(void)
 {
 	struct hr_net_hdr *h = net_hdr();
-	uint8_t f[HR_NET_FRAME_MAX];
+	uint8_t f[HR_NET_FRAME_MAX] = { 0 };
 	struct udp_view v = { .src_ip = h->ip,
 			      .dst_ip = SERVER_IP,
 			      .src_port = CLIENT_PORT,
