@@ -1,6 +1,7 @@
 /* packet.c - reading and checking frames (packet.h). */
 #include "packet.h"
 #include "abi/hr_net.h"
+#include "../lib/bytes.h"
 
 #define ETH_HDR	 14
 #define ETH_IPV4 0x0800
@@ -8,32 +9,6 @@
 #define IP_ICMP	 1
 #define IP_TCP	 6
 #define IP_UDP	 17
-
-static uint16_t
-be16(const uint8_t *p)
-{
-	return (uint16_t) (p[0] << 8 | p[1]);
-}
-
-static uint32_t
-be32(const uint8_t *p)
-{
-	return (uint32_t) p[0] << 24 | (uint32_t) p[1] << 16 | (uint32_t) p[2] << 8 | p[3];
-}
-
-static void
-put_be16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t) (v >> 8);
-	p[1] = (uint8_t) v;
-}
-
-static void
-put_be32(uint8_t *p, uint32_t v)
-{
-	put_be16(p, (uint16_t) (v >> 16));
-	put_be16(p + 2, (uint16_t) v);
-}
 
 static int
 same_mac(const uint8_t *a, const uint8_t *b)
@@ -54,7 +29,7 @@ ipv4_header(const uint8_t *ip, unsigned l)
 	if (l < 20 || ip[0] >> 4 != 4)
 		return 0;
 	ihl = (ip[0] & 0xfu) * 4;
-	total = be16(ip + 2);
+	total = be16_get(ip + 2);
 	return ihl >= 20 && ihl <= total && total <= l ? ihl : 0;
 }
 
@@ -62,8 +37,8 @@ ipv4_header(const uint8_t *ip, unsigned l)
 static int
 arp_ipv4(const uint8_t *a, unsigned l)
 {
-	return l >= PKT_ARP_LEN - ETH_HDR && be16(a) == 1 && be16(a + 2) == ETH_IPV4 && a[4] == 6 &&
-	       a[5] == 4;
+	return l >= PKT_ARP_LEN - ETH_HDR && be16_get(a) == 1 && be16_get(a + 2) == ETH_IPV4 &&
+	       a[4] == 6 && a[5] == 4;
 }
 
 static enum packet_kind
@@ -73,9 +48,9 @@ classify_arp(const uint8_t *a, unsigned l, uint32_t ip)
 		return PKT_MALFORMED;
 	if (!arp_ipv4(a, l))
 		return PKT_UNCLAIMED;
-	if (be16(a + 6) == 1 && be32(a + 24) == ip)
+	if (be16_get(a + 6) == 1 && be32_get(a + 24) == ip)
 		return PKT_ARP_REQUEST;
-	return be16(a + 6) == 2 ? PKT_ARP_REPLY : PKT_UNCLAIMED;
+	return be16_get(a + 6) == 2 ? PKT_ARP_REPLY : PKT_UNCLAIMED;
 }
 
 enum packet_kind
@@ -86,18 +61,19 @@ packet_classify(const uint8_t *f, unsigned len, uint32_t ip, uint16_t *port)
 
 	if (len < ETH_HDR || len > HR_NET_FRAME_MAX)
 		return PKT_MALFORMED;
-	if (be16(f + 12) == ETH_ARP)
+	if (be16_get(f + 12) == ETH_ARP)
 		return classify_arp(h, l, ip);
-	if (be16(f + 12) != ETH_IPV4)
+	if (be16_get(f + 12) != ETH_IPV4)
 		return PKT_UNCLAIMED;
 	if (!(ihl = ipv4_header(h, l)))
 		return PKT_MALFORMED;
 	/* fragments are not reassembled (more fragments, or an offset): nobody's */
-	if (be32(h + 16) != ip || (be16(h + 6) & 0x3fff) || (h[9] != IP_TCP && h[9] != IP_UDP))
+	if (be32_get(h + 16) != ip || (be16_get(h + 6) & 0x3fff) ||
+	    (h[9] != IP_TCP && h[9] != IP_UDP))
 		return PKT_UNCLAIMED;
-	if (be16(h + 2) < ihl + 4)
+	if (be16_get(h + 2) < ihl + 4)
 		return PKT_MALFORMED; /* no room for the ports */
-	*port = be16(h + ihl + 2);
+	*port = be16_get(h + ihl + 2);
 	return PKT_PORT;
 }
 
@@ -112,25 +88,25 @@ packet_check_send(const uint8_t *f, unsigned len, const uint8_t mac[6], uint32_t
 		return PKT_BAD_LENGTH;
 	if (!same_mac(f + 6, mac))
 		return PKT_BAD_SOURCE;
-	if (be16(f + 12) == ETH_ARP) {
+	if (be16_get(f + 12) == ETH_ARP) {
 		if (!arp_ipv4(h, l))
 			return l < PKT_ARP_LEN - ETH_HDR ? PKT_BAD_LENGTH : PKT_BAD_TYPE;
-		return same_mac(h + 8, mac) && be32(h + 14) == ip ? PKT_OK : PKT_BAD_SOURCE;
+		return same_mac(h + 8, mac) && be32_get(h + 14) == ip ? PKT_OK : PKT_BAD_SOURCE;
 	}
-	if (be16(f + 12) != ETH_IPV4)
+	if (be16_get(f + 12) != ETH_IPV4)
 		return PKT_BAD_TYPE;
 	if (!(ihl = ipv4_header(h, l)))
 		return PKT_BAD_LENGTH;
-	if (be32(h + 12) != ip)
+	if (be32_get(h + 12) != ip)
 		return PKT_BAD_SOURCE;
 	if (h[9] == IP_ICMP)
 		return PKT_OK;
 	if (h[9] != IP_TCP && h[9] != IP_UDP)
 		return PKT_BAD_TYPE;
 	/* a later fragment carries no ports: the sender may not make one */
-	if ((be16(h + 6) & 0x1fff) || be16(h + 2) < ihl + 4)
+	if ((be16_get(h + 6) & 0x1fff) || be16_get(h + 2) < ihl + 4)
 		return PKT_BAD_LENGTH;
-	return owner[be16(h + ihl)] == id ? PKT_OK : PKT_BAD_PORT;
+	return owner[be16_get(h + ihl)] == id ? PKT_OK : PKT_BAD_PORT;
 }
 
 unsigned
@@ -145,13 +121,13 @@ packet_arp_reply(const uint8_t *req, const uint8_t mac[6], uint32_t ip, uint8_t 
 		r[8 + i] = mac[i];    /* sender: us */
 		r[18 + i] = a[8 + i]; /* target: the asker */
 	}
-	put_be16(out + 12, ETH_ARP);
-	put_be16(r, 1);
-	put_be16(r + 2, ETH_IPV4);
+	be16_put(out + 12, ETH_ARP);
+	be16_put(r, 1);
+	be16_put(r + 2, ETH_IPV4);
 	r[4] = 6;
 	r[5] = 4;
-	put_be16(r + 6, 2);
-	put_be32(r + 14, ip);
+	be16_put(r + 6, 2);
+	be32_put(r + 14, ip);
 	for (int i = 0; i < 4; i++)
 		r[24 + i] = a[14 + i];
 	return PKT_ARP_LEN;

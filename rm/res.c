@@ -324,26 +324,28 @@ res_supply(struct res_mgr *m, struct admit_supply cpu, char *why, size_t len)
 	return err ? err : res_cpu_supply(m, cpu, m->cpu_guaranteed);
 }
 
-uint64_t
-res_mem_of(const struct res_mgr *m, uint32_t owner)
+/* What owner's reservations of one family (memory or I/O) add up to: pages or kbit/s. */
+static uint64_t
+owned_sum(const struct res_mgr *m, uint32_t owner, uint32_t family)
 {
 	uint64_t s = 0;
 
 	for (long id = 0; id < m->nr; id++)
-		if (m->r[id].used && m->r[id].family == RES_MEM && m->r[id].owner == owner)
-			s += m->r[id].spec.pages;
+		if (m->r[id].used && m->r[id].family == family && m->r[id].owner == owner)
+			s += family == RES_MEM ? m->r[id].spec.pages : m->r[id].spec.kbps;
 	return s;
+}
+
+uint64_t
+res_mem_of(const struct res_mgr *m, uint32_t owner)
+{
+	return owned_sum(m, owner, RES_MEM);
 }
 
 uint32_t
 res_kbps_of(const struct res_mgr *m, uint32_t owner)
 {
-	uint32_t s = 0;
-
-	for (long id = 0; id < m->nr; id++)
-		if (m->r[id].used && m->r[id].family == RES_IO && m->r[id].owner == owner)
-			s += m->r[id].spec.kbps;
-	return s;
+	return (uint32_t) owned_sum(m, owner, RES_IO);
 }
 
 uint64_t

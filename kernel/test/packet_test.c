@@ -2,26 +2,13 @@
 #include "check.h"
 #include "packet.h"
 #include "abi/hr_net.h"
+#include "lib/bytes.h"
 
 #include <string.h>
 
 static const uint8_t mac[6] = { 0x52, 0x54, 0x00, 0x12, 0x34, 0x56 };
 static const uint32_t ip = HR_NET_IP(0);
 static uint8_t owner[65536];
-
-static void
-put16(uint8_t *p, unsigned v)
-{
-	p[0] = (uint8_t) (v >> 8);
-	p[1] = (uint8_t) v;
-}
-
-static void
-put32(uint8_t *p, uint32_t v)
-{
-	put16(p, v >> 16);
-	put16(p + 2, v & 0xffff);
-}
 
 /* A UDP frame from src to dst (ports sport -> dport) with n bytes of payload: its length. */
 static unsigned
@@ -30,15 +17,15 @@ udp(uint8_t *f, uint32_t src, uint32_t dst, unsigned sport, unsigned dport, unsi
 	memset(f, 0, 64 + n);
 	memcpy(f, mac, 6);
 	memcpy(f + 6, mac, 6);
-	put16(f + 12, 0x0800);
+	be16_put(f + 12, 0x0800);
 	f[14] = 0x45;
-	put16(f + 16, 28 + n);
+	be16_put(f + 16, 28 + n);
 	f[23] = 17;
-	put32(f + 26, src);
-	put32(f + 30, dst);
-	put16(f + 34, sport);
-	put16(f + 36, dport);
-	put16(f + 38, 8 + n);
+	be32_put(f + 26, src);
+	be32_put(f + 30, dst);
+	be16_put(f + 34, sport);
+	be16_put(f + 36, dport);
+	be16_put(f + 38, 8 + n);
 	return 14 + 28 + n;
 }
 
@@ -48,15 +35,15 @@ arp(uint8_t *f, unsigned op, uint32_t sender, uint32_t target)
 	memset(f, 0, 60);
 	memset(f, 0xff, 6);
 	memcpy(f + 6, mac, 6);
-	put16(f + 12, 0x0806);
-	put16(f + 14, 1);
-	put16(f + 16, 0x0800);
+	be16_put(f + 12, 0x0806);
+	be16_put(f + 14, 1);
+	be16_put(f + 16, 0x0800);
 	f[18] = 6;
 	f[19] = 4;
-	put16(f + 20, op);
+	be16_put(f + 20, op);
 	memcpy(f + 22, mac, 6);
-	put32(f + 28, sender);
-	put32(f + 38, target);
+	be32_put(f + 28, sender);
+	be32_put(f + 38, target);
 	return 42;
 }
 
@@ -77,13 +64,13 @@ TEST(malformed_frames_are_told_apart)
 
 	CHECK_EQ(packet_classify(f, 10, ip, &port), PKT_MALFORMED);   /* short */
 	CHECK_EQ(packet_classify(f, 1515, ip, &port), PKT_MALFORMED); /* oversized */
-	put16(f + 16, 200);					      /* beyond the frame */
+	be16_put(f + 16, 200);					      /* beyond the frame */
 	CHECK_EQ(packet_classify(f, len, ip, &port), PKT_MALFORMED);
 	udp(f, 1, ip, 9, 7, 5);
 	f[14] = 0x44; /* a header of 16 bytes */
 	CHECK_EQ(packet_classify(f, len, ip, &port), PKT_MALFORMED);
 	udp(f, 1, ip, 9, 7, 5);
-	put16(f + 16, 22); /* no room for the ports */
+	be16_put(f + 16, 22); /* no room for the ports */
 	CHECK_EQ(packet_classify(f, len, ip, &port), PKT_MALFORMED);
 	CHECK_EQ(packet_classify(f, 20, ip, &port), PKT_MALFORMED); /* IPv4 cut short */
 }
@@ -96,10 +83,10 @@ TEST(frames_for_nobody_are_unclaimed)
 
 	CHECK_EQ(packet_classify(f, len, ip, &port), PKT_UNCLAIMED); /* not our address */
 	udp(f, 1, ip, 9, 7, 5);
-	put16(f + 12, 0x86dd);
+	be16_put(f + 12, 0x86dd);
 	CHECK_EQ(packet_classify(f, len, ip, &port), PKT_UNCLAIMED); /* IPv6 */
 	udp(f, 1, ip, 9, 7, 5);
-	put16(f + 20, 0x2000); /* more fragments */
+	be16_put(f + 20, 0x2000); /* more fragments */
 	CHECK_EQ(packet_classify(f, len, ip, &port), PKT_UNCLAIMED);
 	udp(f, 1, ip, 9, 7, 5);
 	f[23] = 1; /* ICMP */
@@ -146,10 +133,10 @@ TEST(a_sender_sends_only_from_its_own_port_mac_and_address)
 	f[11] ^= 1;
 	CHECK_EQ(packet_check_send(f, len, mac, ip, owner, 3), PKT_BAD_SOURCE);
 	udp(f, ip, 1, 9, 7, 5);
-	put16(f + 12, 0x86dd);
+	be16_put(f + 12, 0x86dd);
 	CHECK_EQ(packet_check_send(f, len, mac, ip, owner, 3), PKT_BAD_TYPE);
 	udp(f, ip, 1, 9, 7, 5);
-	put16(f + 20, 0x0010); /* a later fragment: no ports in it */
+	be16_put(f + 20, 0x0010); /* a later fragment: no ports in it */
 	CHECK_EQ(packet_check_send(f, len, mac, ip, owner, 3), PKT_BAD_LENGTH);
 	CHECK_EQ(packet_check_send(f, 13, mac, ip, owner, 3), PKT_BAD_LENGTH);
 	CHECK_EQ(packet_check_send(f, 1515, mac, ip, owner, 3), PKT_BAD_LENGTH);
@@ -162,6 +149,6 @@ TEST(arp_is_sent_only_in_the_cards_own_name)
 	CHECK_EQ(packet_check_send(f, arp(f, 1, ip, 5), mac, ip, owner, 3), PKT_OK);
 	CHECK_EQ(packet_check_send(f, arp(f, 2, ip + 1, 5), mac, ip, owner, 3), PKT_BAD_SOURCE);
 	arp(f, 1, ip, 5);
-	put16(f + 16, 0x86dd); /* not IPv4 over Ethernet */
+	be16_put(f + 16, 0x86dd); /* not IPv4 over Ethernet */
 	CHECK_EQ(packet_check_send(f, 42, mac, ip, owner, 3), PKT_BAD_TYPE);
 }
