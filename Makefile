@@ -91,12 +91,13 @@ $(B)/librm.a: $(UOBJS_LIB)
 	$(Q)rm -f $@
 	$(Q)ar rcs $@ $^
 
-# program P is every .c/.S file in subsystems/P, linked with librm and libfdt
+# program P is every .c/.S file in subsystems/P, linked with the libraries it names in
+# PROGRAM_LIBS_P (subsystems/build.mk), librm and libfdt
 define program_rule
-$(B)/prog/$(1).elf: $(patsubst %,$(B)/u/%.o,$(wildcard subsystems/$(1)/*.c subsystems/$(1)/*.S)) $(B)/librm.a
+$(B)/prog/$(1).elf: $(patsubst %,$(B)/u/%.o,$(wildcard subsystems/$(1)/*.c subsystems/$(1)/*.S)) $(PROGRAM_LIBS_$(1)) $(B)/librm.a
 	$$(call say,LD,$$@)
 	$(Q)mkdir -p $$(@D)
-	$(Q)$(UCC) $(ULDFLAGS) -o $$@ $$(filter %.o,$$^) $(B)/librm.a $(LIBFDT) $(B)/librm.a
+	$(Q)$(UCC) $(ULDFLAGS) -o $$@ $$(filter %.o,$$^) $(PROGRAM_LIBS_$(1)) $(B)/librm.a $(LIBFDT) $(B)/librm.a
 endef
 $(foreach p,$(PROGRAMS),$(eval $(call program_rule,$(p))))
 
@@ -106,6 +107,40 @@ PROGRAM_ELFS := $(patsubst %,$(B)/prog/%.elf,$(PROGRAMS))
 all: $(B)/kernel.elf $(PROGRAM_ELFS) images
 kernel: $(B)/kernel.elf
 programs: $(PROGRAM_ELFS)
+
+# ---- lwIP: Debian's source package, fetched and unpacked under build/ (mk/lwip.sh) -------
+# Compiled as one library with our port (subsystems/web/port: lwipopts.h, arch/cc.h) for the
+# programs that name it in PROGRAM_LIBS_<name> (subsystems/build.mk) and the Linux side of
+# the evaluation.  It is third-party code: built with -Wall but not -Werror.
+LWIP_DIR := $(B)/lwip-2.1.3
+LWIP_STAMP := $(LWIP_DIR)/.unpacked
+LWIP_PORT := subsystems/web/port
+LWIP_INC := -I$(LWIP_PORT) -I$(LWIP_DIR)/src/include
+LWIP_SRCS := core/init.c core/def.c core/inet_chksum.c core/ip.c core/mem.c core/memp.c \
+	core/netif.c core/pbuf.c core/stats.c core/sys.c core/tcp.c core/tcp_in.c \
+	core/tcp_out.c core/timeouts.c core/ipv4/etharp.c core/ipv4/icmp.c core/ipv4/ip4.c \
+	core/ipv4/ip4_addr.c core/ipv4/ip4_frag.c netif/ethernet.c
+LWIP_CFLAGS := -std=gnu11 -O2 -g -fno-pie -Wall -Wno-address $(LWIP_INC)
+LWIP_OBJS := $(patsubst %,$(B)/lwip/%.o,$(LWIP_SRCS))
+
+$(LWIP_STAMP): mk/lwip.sh | $(DEPS)
+	$(Q)sh mk/lwip.sh $(B)
+$(LWIP_DIR)/src/%.c: $(LWIP_STAMP) ;
+.PRECIOUS: $(LWIP_DIR)/src/%.c # not intermediates: the unpacked source stays
+
+$(B)/lwip/%.c.o: $(LWIP_DIR)/src/%.c $(wildcard $(LWIP_PORT)/*.h $(LWIP_PORT)/arch/*.h)
+	$(call say,UCC,$(notdir $<))
+	$(Q)mkdir -p $(@D)
+	$(Q)$(UCC) $(LWIP_CFLAGS) -c $< -o $@
+
+$(B)/liblwip.a: $(LWIP_OBJS)
+	$(call say,AR,$@)
+	$(Q)rm -f $@
+	$(Q)ar rcs $@ $^
+
+# a program's own sources that include lwIP headers
+$(B)/u/subsystems/web/%.c.o: UCFLAGS += $(LWIP_INC)
+$(B)/u/subsystems/web/%.c.o: $(LWIP_STAMP)
 
 # ---- host tools and host unit tests -------------------------------------------------
 $(B)/h/%.c.o: %.c | $(DEPS)

@@ -46,11 +46,22 @@ named(struct toprow *r, const char *name, const char *policy)
 	snprintf(r->policy, sizeof(r->policy), "%s", policy ? policy : "");
 }
 
+uint64_t
+hrtop_consumed_self(void)
+{
+	struct hr_sched_region *reg = hr_region();
+	uint64_t sum = 0;
+
+	for (unsigned t = 1; t < HR_THD_MAX; t++)
+		if (reg->slot[t].flags & (HR_SLOT_OWNED | HR_SLOT_CS))
+			sum += reg->slot[t].consumed;
+	return sum;
+}
+
 /* Ourselves: what the kernel charged to all our threads and children, our supply. */
 static void
 own_row(struct toprow *r, const struct desc_node *self, uint64_t now)
 {
-	struct hr_sched_region *reg = hr_region();
 	struct admit_supply s = delegate_supply();
 
 	*r = (struct toprow){ .kind = TOPROW_SUBSYSTEM, .at = now };
@@ -63,9 +74,7 @@ own_row(struct toprow *r, const struct desc_node *self, uint64_t now)
 		r->budget = s.budget;
 		r->period = s.period;
 	}
-	for (unsigned t = 1; t < HR_THD_MAX; t++)
-		if (reg->slot[t].flags & (HR_SLOT_OWNED | HR_SLOT_CS))
-			r->consumed += reg->slot[t].consumed;
+	r->consumed = hrtop_consumed_self();
 	r->mem_used = mem(HR_CAP_SELF, HR_MI_USED);
 	r->mem_bound = mem(HR_CAP_SELF, HR_MI_BOUND);
 }
@@ -201,9 +210,8 @@ hrtop_net(const struct toprow *r)
 	return -1;
 }
 
-/* TSC since boot: the kernel's clock. */
-static uint64_t
-uptime(void)
+uint64_t
+hrtop_uptime(void)
 {
 	const struct hr_kinfo *k = (const struct hr_kinfo *) HR_VA_KINFO;
 	return k->ticks * k->tick_tsc;
@@ -213,7 +221,7 @@ static void
 frame(const struct toprow *rows, unsigned n, const struct toprow *prev, unsigned nprev)
 {
 	char line[200];
-	uint64_t up = uptime(), ds = up * 10 / hr_bootinfo()->tsc_hz;
+	uint64_t up = hrtop_uptime(), ds = up * 10 / hr_bootinfo()->tsc_hz;
 	double busy = toprow_share(rows, 0, prev, nprev);
 
 	printf("-- hrtop %s at %lu.%lu s: busy %.1f%% over the last interval\n", rows[0].name,

@@ -55,6 +55,11 @@ hrtop_wanted(const volatile uint32_t *parent_asks)
 	return hrtop_looking || (parent_asks && *parent_asks == 1);
 }
 
+/* What the kernel charged to all our threads and children, in TSC (rows[0].consumed). */
+uint64_t hrtop_consumed_self(void);
+/* TSC since boot, by the kernel's clock (what BOOT% divides by). */
+uint64_t hrtop_uptime(void);
+
 /*
  * The network column: interrupts and packets of the entity in row r, or -1 ("-").  A weak
  * definition answers -1 for every row until the network layer defines its own.

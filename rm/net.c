@@ -65,6 +65,16 @@ net_wait(void)
 	}
 }
 
+void
+net_wait_until(uint64_t deadline)
+{
+	while (!net_recv() && hr_tsc() < deadline) {
+		waiter = tls_tid();
+		sched_sleep(deadline); /* net_turn wakes a sleeper as it wakes a blocked thread */
+		waiter = 0;
+	}
+}
+
 int
 net_waiting(void)
 {

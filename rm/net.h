@@ -29,6 +29,8 @@ struct hr_net_slot *net_send_slot(void);
 long net_send(unsigned len);
 /* Block the calling thread (the subsystem's network thread) until a frame is there. */
 void net_wait(void);
+/* The same, but return at TSC deadline at the latest (a protocol's next timer). */
+void net_wait_until(uint64_t deadline);
 /* Does a thread wait for frames?  (Then the subsystem is not finished: subsys.c.) */
 int net_waiting(void);
 /* The event thread's turn (subsys.c): wake the network thread if frames wait. */

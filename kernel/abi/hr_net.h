@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #define HR_NET_CARDS	 2    /* e1000 cards the kernel drives */
-#define HR_NET_SLOTS	 32   /* receive slots, and as many transmit slots */
+#define HR_NET_SLOTS	 64   /* receive slots, and as many transmit slots */
 #define HR_NET_SLOT_SIZE 2048 /* bytes of one slot: its length word and the frame */
 #define HR_NET_FRAME_MIN 14   /* an Ethernet header */
 #define HR_NET_FRAME_MAX 1514 /* an Ethernet frame without its CRC */

@@ -44,7 +44,7 @@
 #define CLIENT_PORT 9	 /* ours */
 #define NOBODY_PORT 5000 /* the root's, and the root opens no card */
 #define RESERVED    10	 /* what the client reserves at run time */
-#define FLOOD	    40	 /* more than a ring holds */
+#define FLOOD	    80	 /* more than a ring holds */
 #define FLOOD_PORT  14	 /* flood's */
 #define FLOOD_TICKS 3000 /* how long the flood lasts */
 #define RT_SLACK    1.0	 /* percentage points */
