@@ -8,17 +8,18 @@
 # docs/EVAL.md explains the experiments and their figures.
 # --quick: few boots (depth 0 and 16 only, no Linux kernel fetch), and first the self-test
 # of the scripts on synthetic consoles (eval/test.sh), so that `make check` keeps them alive.
-# Usage: eval/run.sh [--quick] [micro|depth|irq|util|soak|servers|perf|linux|selftest]...
+# web-ab (Apache's ab from the host, wall-clock) runs only when named.
+# Usage: eval/run.sh [--quick] [micro|depth|irq|web|web-ab|util|soak|servers|perf|linux|selftest]...
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
-ALL="micro depth irq util soak servers perf linux"
+ALL="micro depth irq web util soak servers perf linux"
 out=${EVAL_OUT:-build/eval}
 quick=() wanted=()
 for a; do
 	case $a in
 	--quick) quick=(--quick) ;;
-	micro | depth | irq | util | soak | servers | perf | linux | selftest) wanted+=("$a") ;;
+	micro | depth | irq | web | web-ab | util | soak | servers | perf | linux | selftest) wanted+=("$a") ;;
 	*)
 		echo "run: unknown experiment '$a'; the experiments are: $ALL selftest" >&2
 		exit 2

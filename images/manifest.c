@@ -15,8 +15,9 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const image_props[] = { "default",	"description", "hz",	"memory-mib",
-					   "timeout-s", "depth-sweep", "trace", NULL };
+static const char *const image_props[] = { "default",	 "description", "hz",
+					   "memory-mib", "timeout-s",	"depth-sweep",
+					   "trace",	 "host-port",	NULL };
 
 static void
 read_sweep(const struct prop_ctx *c, struct image *img)
@@ -55,6 +56,9 @@ read_props(const struct prop_ctx *c, struct image *img)
 		prop_range(c, "timeout-s", img->timeout_s, 1, 3600);
 	if (prop_u32(c, "trace", &img->trace) > 0)
 		prop_range(c, "trace", img->trace, 0, 1);
+	img->line_host_port = prop_line(c, "host-port");
+	if (prop_u32(c, "host-port", &img->host_port) > 0)
+		prop_range(c, "host-port", img->host_port, 1024, 65535);
 	read_sweep(c, img);
 }
 

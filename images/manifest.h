@@ -66,7 +66,9 @@ struct image {
 	int is_default, sweep;
 	int generated; /* by a depth sweep: its lines are the template's */
 	uint32_t hz, memory_mib, timeout_s, sweep_lo, sweep_hi;
-	uint32_t trace; /* 1: the kernel records a scheduling trace (docs/TRACE.md) */
+	uint32_t trace;	    /* 1: the kernel records a scheduling trace (docs/TRACE.md) */
+	uint32_t host_port; /* make run forwards 127.0.0.1:host_port to the guest's port 80 */
+	int line_host_port;
 	const char *description;
 	struct node *root;
 	int bad;	    /* reading it found an error: later checks skip it */

@@ -168,4 +168,9 @@ network_check(const struct image *img)
 			   "subsystem '%s' holds ports or bandwidth but image '%s' declares no "
 			   "network card (net-cards on its root)",
 			   s->name, img->name);
+	else if (img->host_port)
+		diag_error(img->line_host_port,
+			   "host-port of image '%s' forwards to its first card, but it declares "
+			   "no network card (net-cards on its root)",
+			   img->name);
 }

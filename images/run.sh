@@ -15,6 +15,7 @@
 # Environment: HR_HOSTFWD=PORT forwards tcp 127.0.0.1:PORT on the host to the guest's port
 # 80 (10.0.2.15) through a user-mode network on the same hub, restricted to that
 # forwarding (restrict=on); only for an image with a card, and only loopback is bound.
+# Without it, the image's host-port (HOST_PORT in image.env) is forwarded the same way.
 # Exit: the guest's code; 124 on a timeout; 125 if QEMU stopped without a code from the
 # guest (reset, triple fault, Ctrl-A X) or could not start.
 set -uo pipefail
@@ -48,7 +49,7 @@ while [ $# -gt 0 ]; do
 done
 [ -f "$iso" ] || { echo "run: no such ISO: $iso" >&2; exit 2; }
 
-MEMORY_MIB=256 NET_CARDS=0
+MEMORY_MIB=256 NET_CARDS=0 HOST_PORT=0
 env_file=$(dirname "$iso")/image.env
 # shellcheck source=/dev/null
 [ -f "$env_file" ] && . "$env_file"
@@ -68,6 +69,8 @@ for ((i = 0; i < NET_CARDS; i++)); do
 	args+=(-netdev "hubport,id=n$i,hubid=0"
 		-device "e1000,netdev=n$i,romfile=,mac=52:54:00:12:34:5$((6 + i))")
 done
+# the image's own forwarding (host-port in MANIFEST) unless HR_HOSTFWD says otherwise
+[ -z "${HR_HOSTFWD:-}" ] && [ "${HOST_PORT:-0}" != 0 ] && HR_HOSTFWD=$HOST_PORT
 if [ -n "${HR_HOSTFWD:-}" ] && [ "$NET_CARDS" = 0 ]; then
 	echo "run: HR_HOSTFWD ignored: the image has no network card" >&2
 elif [ -n "${HR_HOSTFWD:-}" ]; then
@@ -78,6 +81,7 @@ elif [ -n "${HR_HOSTFWD:-}" ]; then
 	# shellcheck disable=SC2054
 	args+=(-netdev "user,id=u0,restrict=on,hostfwd=tcp:127.0.0.1:$HR_HOSTFWD-10.0.2.15:80"
 		-netdev hubport,id=h0,hubid=0,netdev=u0)
+	echo "run: http://127.0.0.1:$HR_HOSTFWD/ is the guest's port 80 (10.0.2.15), from this machine only" >&2
 fi
 # shellcheck disable=SC2054
 [ "$icount" = 1 ] && args+=(-icount shift=0,sleep=off)

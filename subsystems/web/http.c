@@ -27,7 +27,8 @@ static size_t
 head_end(const char *buf, size_t len)
 {
 	for (size_t i = 3; i < len; i++)
-		if (buf[i] == '\n' && buf[i - 1] == '\r' && buf[i - 2] == '\n' && buf[i - 3] == '\r')
+		if (buf[i] == '\n' && buf[i - 1] == '\r' && buf[i - 2] == '\n' &&
+		    buf[i - 3] == '\r')
 			return i + 1;
 	return 0;
 }
@@ -107,12 +108,34 @@ header_line(const char *line, size_t n, struct http_req *r)
 	return 0;
 }
 
+/* Can buf[0..len), a head not yet complete, still begin a request?  A method is a token
+ * and a head is text: a client that sends anything else is answered at once rather than
+ * when it stops sending. */
+static int
+may_begin(const char *buf, size_t len)
+{
+	size_t m = 0;
+
+	while (m < len && tchar((unsigned char) buf[m]))
+		m++;
+	if (m < len && (m == 0 || buf[m] != ' '))
+		return 0;
+	for (size_t i = 0; i < len; i++)
+		if (((unsigned char) buf[i] < ' ' && buf[i] != '\r' && buf[i] != '\n' &&
+		     buf[i] != '\t') ||
+		    (unsigned char) buf[i] >= 127)
+			return 0;
+	return 1;
+}
+
 long
 http_parse(const char *buf, size_t len, struct http_req *r)
 {
 	size_t end = head_end(buf, len < HTTP_HEAD_MAX ? len : HTTP_HEAD_MAX);
 	size_t at = 0;
 
+	if (!end && !may_begin(buf, len < HTTP_HEAD_MAX ? len : HTTP_HEAD_MAX))
+		return -HTTP_BAD_REQUEST;
 	if (!end)
 		return len >= HTTP_HEAD_MAX ? -HTTP_HEAD_TOO_LARGE : HTTP_MORE;
 	memset(r, 0, sizeof(*r));

@@ -37,7 +37,8 @@ struct http_req {
 
 /*
  * Read the request head at the start of buf[0..len).  Returns HTTP_MORE while the head may
- * still be completed (no blank line yet, len < HTTP_HEAD_MAX); the length of the head,
+ * still be completed (no blank line yet, len < HTTP_HEAD_MAX, and what came so far can
+ * begin a request: a token, then a space, and no control bytes); the length of the head,
  * blank line included, when it is complete and well-formed (*r filled in); or minus an
  * enum http_status when it is not (the caller answers that and closes).
  */

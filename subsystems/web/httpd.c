@@ -302,7 +302,8 @@ httpd_syn(uint16_t port)
 	for (struct tcp_pcb *p = tcp_active_pcbs; p; p = p->next)
 		if (p->state == SYN_RCVD && p->local_port == port) {
 			pending++;
-			if (!oldest || (u32_t) (tcp_ticks - p->tmr) >= (u32_t) (tcp_ticks - oldest->tmr))
+			if (!oldest ||
+			    (u32_t) (tcp_ticks - p->tmr) >= (u32_t) (tcp_ticks - oldest->tmr))
 				oldest = p;
 		}
 	if (oldest && pending >= HTTPD_BACKLOG) {

@@ -20,8 +20,8 @@
 
 #include "http.h"
 
-#define HTTPD_CONNS  32 /* connections served at once */
-#define HTTPD_IDLE_S 4	/* seconds a connection may wait without a whole request */
+#define HTTPD_CONNS   32 /* connections served at once */
+#define HTTPD_IDLE_S  4	 /* seconds a connection may wait without a whole request */
 #define HTTPD_BACKLOG 32 /* connections half open (SYN received) at once */
 
 /* An answer: a body of len bytes of a type, with a status.  owned: a malloc'd body the
@@ -36,16 +36,16 @@ struct httpd_answer {
 typedef void (*httpd_route)(const struct http_req *r, struct httpd_answer *a);
 
 struct httpd_stats {
-	uint64_t accepted;  /* connections */
-	uint64_t refused;   /* beyond HTTPD_CONNS, reset */
-	uint64_t closed;    /* connections that ended, for whatever reason */
-	uint64_t idle;	    /* of them, closed while quiet: after HTTPD_IDLE_S, or for another */
+	uint64_t accepted;    /* connections */
+	uint64_t refused;     /* beyond HTTPD_CONNS, reset */
+	uint64_t closed;      /* connections that ended, for whatever reason */
+	uint64_t idle;	      /* of them, closed while quiet: after HTTPD_IDLE_S, or for another */
 	uint64_t syn_dropped; /* half-open connections pushed out by a newer SYN */
-	uint64_t requests;  /* answered */
-	uint64_t errors;    /* of them, with a 4xx or 5xx status */
-	uint64_t bytes_out; /* response bytes handed to lwIP */
-	uint32_t open;	    /* connections now */
-	uint32_t last_ms;   /* sys_now() when one last opened or ended */
+	uint64_t requests;    /* answered */
+	uint64_t errors;      /* of them, with a 4xx or 5xx status */
+	uint64_t bytes_out;   /* response bytes handed to lwIP */
+	uint32_t open;	      /* connections now */
+	uint32_t last_ms;     /* sys_now() when one last opened or ended */
 };
 
 /* Listen on port (lwIP must be up): 0, or -1 (printed). */

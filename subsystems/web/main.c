@@ -14,10 +14,11 @@
  *   probe         test-web's checks, on card 1: pages, 404, 400, keep-alive, HEAD, and
  *                 that the server still answers while "attack" does its worst
  *   attack        on card 1: hold connections open without a word, send garbage, flood SYNs
- *   rt_spin       spin in a hard reservation until rt_watch is done
- *   rt_watch      check that rt_spin kept its share while our child "attack" ran
+ *   spin          spin (in test-web: in a hard reservation, until rt_watch is done)
+ *   rt_watch      check that the task "rt" kept its share while our child "attack" ran
  */
 #include "client.h"
+#include "fetch.h"
 #include "httpd.h"
 #include "pages.h"
 #include "ringif.h"
@@ -40,12 +41,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define HTTP_PORT    80
-#define LOAD_CLIENTS 20 /* connections at once, as in the paper's Table III */
-#define LOAD_PORT_LO 20000
-#define LOAD_PORT_HI 29999
+#define HTTP_PORT      80
+#define LOAD_CLIENTS   20 /* connections at once, as in the paper's Table III */
+#define LOAD_PORT_LO   20000
+#define LOAD_PORT_HI   29999
 #define BENCH_QUIET_MS 30000
-#define STATUS_MAX   32768 /* a /status page of HRTOP_ROWS_MAX rows fits (status_test) */
+#define PROBE_PORT     9000 /* probe's first; it owns 9000..9099 */
+#define IDLE_PORT      9100 /* attack's idle connections: 9100..9139 */
+#define IDLE_CONNS     40   /* more than the server keeps (HTTPD_CONNS) */
+#define GARBAGE_PORT   9140 /* attack's garbage senders: 9140..9147 */
+#define GARBAGE_CONNS  8
+#define SYN_PORT_LO    9200 /* attack's SYN flood: 9200..9999 */
+#define SYN_PORT_HI    9999
+#define ATTACK_S       3     /* seconds the flood lasts */
+#define RT_SLACK       1.0   /* percentage points */
+#define STATUS_MAX     32768 /* a /status page of HRTOP_ROWS_MAX rows fits (status_test) */
 
 static uint64_t
 tsc_now(void)
@@ -68,10 +78,10 @@ static void
 gather_net(struct status_net *n)
 {
 	const struct httpd_stats *h = httpd_stats();
-	static const enum hr_net_info what[] = { HR_NI_RX_FRAMES, HR_NI_RX_BYTES, HR_NI_RX_FULL,
-						 HR_NI_TX_FRAMES, HR_NI_TX_BYTES, HR_NI_TX_REFUSED,
+	static const enum hr_net_info what[] = { HR_NI_RX_FRAMES,  HR_NI_RX_BYTES, HR_NI_RX_FULL,
+						 HR_NI_TX_FRAMES,  HR_NI_TX_BYTES, HR_NI_TX_REFUSED,
 						 HR_NI_TX_LIMITED, HR_NI_KBPS };
-	uint64_t *to[] = { &n->rx_frames, &n->rx_bytes, &n->rx_full,  &n->tx_frames,
+	uint64_t *to[] = { &n->rx_frames, &n->rx_bytes,	  &n->rx_full,	  &n->tx_frames,
 			   &n->tx_bytes,  &n->tx_refused, &n->tx_limited, &n->kbps };
 
 	for (unsigned i = 0; i < sizeof(what) / sizeof(what[0]); i++) {
@@ -100,8 +110,12 @@ status(const struct http_req *r, struct httpd_answer *a)
 	cur ^= 1;
 	nrows[cur] = hrtop_snapshot(rows[cur], HRTOP_ROWS_MAX);
 	gather_net(&net);
-	v = (struct status_view){ rows[cur],	    nrows[cur],		  rows[cur ^ 1],
-				  nrows[cur ^ 1], hrtop_uptime(), hr_bootinfo()->tsc_hz,
+	v = (struct status_view){ rows[cur],
+				  nrows[cur],
+				  rows[cur ^ 1],
+				  nrows[cur ^ 1],
+				  hrtop_uptime(),
+				  hr_bootinfo()->tsc_hz,
 				  &net };
 	size_t n = json ? status_json(buf, STATUS_MAX, &v) : status_html(buf, STATUS_MAX, &v);
 	*a = (struct httpd_answer){ HTTP_OK, json ? "application/json" : "text/html; charset=utf-8",
@@ -139,9 +153,9 @@ serve(void)
 	if (!nif || httpd_start(HTTP_PORT, route))
 		hr_die("web: cannot serve");
 	ringif_inspect = server_inspect;
-	printf("web: serving http://%u.%u.%u.%u:%u/ from '%s' at depth %u\n",
-	       net_hdr()->ip >> 24, (net_hdr()->ip >> 16) & 255, (net_hdr()->ip >> 8) & 255,
-	       net_hdr()->ip & 255, HTTP_PORT, hr_bootinfo()->name, hr_bootinfo()->depth);
+	printf("web: serving http://%u.%u.%u.%u:%u/ from '%s' at depth %u\n", net_hdr()->ip >> 24,
+	       (net_hdr()->ip >> 16) & 255, (net_hdr()->ip >> 8) & 255, net_hdr()->ip & 255,
+	       HTTP_PORT, hr_bootinfo()->name, hr_bootinfo()->depth);
 	return nif;
 }
 
@@ -165,8 +179,8 @@ report_frames(const char *who)
 	       who, (unsigned long long) k->rx_frames, (unsigned long long) k->rx_full,
 	       (unsigned long long) k->tx_frames, (unsigned long long) k->tx_refused,
 	       (unsigned long long) k->tx_limited, (unsigned long long) r->tx_dropped);
-	printf("%s: card %u dropped %ld frames for no owner, %ld malformed\n", who,
-	       net_hdr()->card, hr_net_info(HR_CAP_SELF, HR_NI_CARD_UNCLAIMED, net_hdr()->card),
+	printf("%s: card %u dropped %ld frames for no owner, %ld malformed\n", who, net_hdr()->card,
+	       hr_net_info(HR_CAP_SELF, HR_NI_CARD_UNCLAIMED, net_hdr()->card),
 	       hr_net_info(HR_CAP_SELF, HR_NI_CARD_MALFORMED, net_hdr()->card));
 }
 
@@ -187,10 +201,14 @@ static void
 server(void *arg)
 {
 	struct netif *nif = serve();
+	const struct httpd_stats *h = httpd_stats();
 
 	serve_until = (uintptr_t) arg ? hr_tsc() + seconds((uintptr_t) arg) : UINT64_MAX;
 	ringif_run(nif, time_is_up);
 	report_server();
+	hr_report("web_server_kept_serving", h->requests > 0 && h->open <= HTTPD_CONNS,
+		  "%llu requests answered, %u connections open at the end",
+		  (unsigned long long) h->requests, h->open);
 }
 HR_TASK(server);
 
@@ -202,8 +220,6 @@ static int
 bench_done(void)
 {
 	const struct httpd_stats *h = httpd_stats();
-	static uint32_t dbg;
-	if (++dbg % 200 == 0 || h->closed >= 290) { printf("dbg closed %llu open %u last %u now %u\n", (unsigned long long) h->closed, h->open, h->last_ms, sys_now()); }
 
 	return h->closed >= bench_conns ||
 	       (h->closed && !h->open && sys_now() - h->last_ms > BENCH_QUIET_MS);
@@ -270,8 +286,14 @@ load(void *arg)
 {
 	struct netif *nif = client_open();
 	resolve_server(nif);
-	struct client_cfg c = { HR_NET_IP(0), HTTP_PORT, LOAD_PORT_LO, LOAD_PORT_HI, "/",
-				LOAD_CLIENTS, (unsigned) (uintptr_t) arg, tsc_now };
+	struct client_cfg c = { HR_NET_IP(0),
+				HTTP_PORT,
+				LOAD_PORT_LO,
+				LOAD_PORT_HI,
+				"/",
+				LOAD_CLIENTS,
+				(unsigned) (uintptr_t) arg,
+				tsc_now };
 
 	if (client_start(&c))
 		hr_die("web: no memory for the client");
@@ -285,6 +307,290 @@ load(void *arg)
 	report_frames("web-client");
 }
 HR_TASK(load);
+
+/* ---- test-web: the probe ---------------------------------------------------------------- */
+
+static uint16_t probe_port = PROBE_PORT;
+
+/* Send req to the server from our next port; what came back. */
+static void
+ask(struct netif *nif, const char *req, struct fetch *f)
+{
+	fetch(nif, probe_port, HR_NET_IP(0), HTTP_PORT, req, strlen(req), 2000, f);
+	probe_port = probe_port >= PROBE_PORT + 99 ? PROBE_PORT : (uint16_t) (probe_port + 1);
+}
+
+static int
+has(const struct fetch *f, const char *s)
+{
+	return strstr(f->got, s) != 0;
+}
+
+static void
+check_pages(struct netif *nif, const char *when)
+{
+	static struct fetch f;
+	char name[64];
+
+	ask(nif, "GET / HTTP/1.0\r\n\r\n", &f);
+	snprintf(name, sizeof(name), "web_index_200%s", when);
+	hr_report(name, has(&f, "HTTP/1.0 200 OK\r\n") && has(&f, "HiRES") && f.closed,
+		  "%zu bytes, closed %d", f.len, f.closed);
+	ask(nif, "GET /status HTTP/1.0\r\n\r\n", &f);
+	snprintf(name, sizeof(name), "web_status_html%s", when);
+	hr_report(name, has(&f, " 200 OK\r\n") && has(&f, "<table>") && has(&f, ">server<"),
+		  "%zu bytes", f.len);
+	ask(nif, "GET /status.json HTTP/1.1\r\nConnection: close\r\n\r\n", &f);
+	snprintf(name, sizeof(name), "web_status_json%s", when);
+	hr_report(name,
+		  has(&f, "HTTP/1.1 200 OK\r\n") && has(&f, "application/json") &&
+			  has(&f, "\r\n\r\n{\"uptime_s\":") && has(&f, "\"name\":\"server\""),
+		  "%zu bytes", f.len);
+}
+
+static void
+probe(void *arg)
+{
+	struct netif *nif = client_open();
+	static struct fetch f;
+
+	(void) arg;
+	resolve_server(nif);
+	check_pages(nif, "");
+	ask(nif, "GET /nope HTTP/1.0\r\n\r\n", &f);
+	hr_report("web_unknown_path_404", has(&f, "HTTP/1.0 404 Not Found\r\n") && f.closed,
+		  "%.20s", f.got);
+	ask(nif, "hello\r\n\r\n", &f);
+	hr_report("web_malformed_400", has(&f, "400 Bad Request\r\n") && f.closed, "%.24s", f.got);
+	ask(nif, "GET / HTTP/1.1\r\nHost: x\r\n\r\nGET /nope HTTP/1.1\r\nConnection: close\r\n\r\n",
+	    &f);
+	const char *second = strstr(f.got, "HTTP/1.1 404");
+	hr_report("web_keep_alive_two_requests_one_connection",
+		  !strncmp(f.got, "HTTP/1.1 200 OK\r\n", 17) && has(&f, "Connection: keep-alive") &&
+			  second && f.closed,
+		  "%zu bytes", f.len);
+	ask(nif, "HEAD / HTTP/1.0\r\n\r\n", &f);
+	hr_report("web_head_has_no_body",
+		  has(&f, "HTTP/1.0 200 OK\r\n") && f.len >= 4 &&
+			  !strcmp(f.got + f.len - 4, "\r\n\r\n"),
+		  "%zu bytes", f.len);
+	/* the attack starts a second after the cards are up: look again in its midst */
+	sched_sleep(net_hdr()->ready_at + seconds(2));
+	check_pages(nif, "_under_attack");
+}
+HR_TASK(probe);
+
+/* ---- test-web: the attack ---------------------------------------------------------------- */
+
+static unsigned idle_open, idle_ended;
+
+static err_t
+idle_recv(void *arg, struct tcp_pcb *pcb, struct pbuf *p, err_t err)
+{
+	(void) arg;
+	(void) err;
+	if (p) {
+		tcp_recved(pcb, p->tot_len);
+		pbuf_free(p);
+		return ERR_OK;
+	}
+	idle_ended++; /* the server closed it */
+	tcp_arg(pcb, 0);
+	tcp_recv(pcb, 0);
+	tcp_err(pcb, 0);
+	if (tcp_close(pcb) != ERR_OK) {
+		tcp_abort(pcb);
+		return ERR_ABRT;
+	}
+	return ERR_OK;
+}
+
+static void
+idle_err(void *arg, err_t err)
+{
+	(void) arg;
+	(void) err;
+	idle_ended++; /* reset: refused, or pushed out for another */
+}
+
+/* Open IDLE_CONNS connections that will never say a word. */
+static void
+open_idle(void)
+{
+	ip4_addr_t to = { lwip_htonl(HR_NET_IP(0)) };
+
+	for (unsigned i = 0; i < IDLE_CONNS; i++) {
+		struct tcp_pcb *pcb = tcp_new();
+		if (!pcb || tcp_bind(pcb, IP_ADDR_ANY, (uint16_t) (IDLE_PORT + i)) != ERR_OK) {
+			if (pcb)
+				tcp_abort(pcb);
+			continue;
+		}
+		tcp_recv(pcb, idle_recv);
+		tcp_err(pcb, idle_err);
+		if (tcp_connect(pcb, &to, HTTP_PORT, 0) == ERR_OK)
+			idle_open++;
+		else
+			tcp_abort(pcb);
+	}
+}
+
+/* A TCP SYN from our port sport to the server, without options: 54 bytes into f. */
+static unsigned
+syn_frame(uint8_t *f, const uint8_t server_mac[6], uint16_t sport, uint32_t seq)
+{
+	const struct hr_net_hdr *h = net_hdr();
+	uint8_t *ip = f + 14, *t = f + 34;
+	uint32_t sum = 0;
+
+	memset(f, 0, 54);
+	memcpy(f, server_mac, 6);
+	memcpy(f + 6, h->mac, 6);
+	be16_put(f + 12, 0x0800);
+	ip[0] = 0x45;
+	be16_put(ip + 2, 40);
+	ip[8] = 64;
+	ip[9] = 6;
+	be32_put(ip + 12, h->ip);
+	be32_put(ip + 16, HR_NET_IP(0));
+	for (unsigned i = 0; i < 20; i += 2)
+		sum += be16_get(ip + i);
+	be16_put(t, sport);
+	be16_put(t + 2, HTTP_PORT);
+	be32_put(t + 4, seq);
+	t[12] = 5 << 4;
+	t[13] = 0x02;
+	be16_put(t + 14, 8192);
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	be16_put(ip + 10, (uint16_t) ~sum);
+	sum = (h->ip >> 16) + (h->ip & 0xffff) + (HR_NET_IP(0) >> 16) + (HR_NET_IP(0) & 0xffff) +
+	      6 + 20;
+	for (unsigned i = 0; i < 20; i += 2)
+		sum += be16_get(t + i);
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	be16_put(t + 16, (uint16_t) ~sum);
+	return 54;
+}
+
+/* The flood's answers (SYN-ACKs to the flood's ports) are not for lwIP, which would reset
+ * them and so end the half-open connections the flood means to leave. */
+static int
+attack_inspect(const uint8_t *f, unsigned len)
+{
+	uint16_t sport, dport;
+	uint8_t flags;
+
+	return ringif_tcp(f, len, &sport, &dport, &flags) && dport >= SYN_PORT_LO &&
+	       dport <= SYN_PORT_HI;
+}
+
+static uint64_t attack_until;
+
+static int
+attack_over(void)
+{
+	return hr_tsc() >= attack_until;
+}
+
+/* Send SYNs as fast as our bandwidth lets us until `end`: how many went. */
+static unsigned
+flood_syns(struct netif *nif, const uint8_t mac[6], uint64_t end)
+{
+	unsigned sent = 0;
+	uint16_t port = SYN_PORT_LO;
+
+	while (hr_tsc() < end) {
+		struct hr_net_slot *s = net_send_slot();
+		if (!s || net_send(syn_frame(s->frame, mac, port, sent * 7919u)) == HR_ERATE) {
+			attack_until = net_hdr()->tx_retry_at;
+			ringif_run(nif, attack_over); /* lwIP's own work meanwhile */
+			continue;
+		}
+		sent++;
+		port = port >= SYN_PORT_HI ? SYN_PORT_LO : (uint16_t) (port + 1);
+	}
+	return sent;
+}
+
+static void
+attack(void *arg)
+{
+	struct netif *nif = client_open();
+	ip4_addr_t server = { lwip_htonl(HR_NET_IP(0)) };
+	struct eth_addr *mac;
+	const ip4_addr_t *found;
+	static struct fetch f;
+	static char junk[3000];
+	unsigned bad = 0;
+
+	(void) arg;
+	ringif_inspect = attack_inspect;
+	resolve_server(nif);
+	if (etharp_find_addr(nif, &server, &mac, &found) < 0)
+		hr_die("attack: the server's address is unknown");
+	sched_sleep(net_hdr()->ready_at + seconds(1));
+	uint64_t t0 = hr_tsc();
+	open_idle();
+	for (unsigned i = 0; i < GARBAGE_CONNS; i++) {
+		for (unsigned j = 0; j < sizeof(junk); j++)
+			junk[j] = (char) (lwip_port_rand() >> 3);
+		fetch(nif, (uint16_t) (GARBAGE_PORT + i), HR_NET_IP(0), HTTP_PORT, junk,
+		      i % 2 ? sizeof(junk) : 100, 1000, &f);
+		bad += (has(&f, " 400 Bad Request\r\n") || has(&f, " 431 ")) && f.closed;
+	}
+	hr_report("web_garbage_answered_and_closed", bad == GARBAGE_CONNS, "%u of %u", bad,
+		  GARBAGE_CONNS);
+	unsigned syns = flood_syns(nif, mac->addr, hr_tsc() + seconds(ATTACK_S));
+	printf("attack: %u SYNs sent, %u idle connections opened\n", syns, idle_open);
+	attack_until = t0 + seconds(HTTPD_IDLE_S + ATTACK_S + 2);
+	ringif_run(nif, attack_over);
+	hr_report("web_idle_connections_closed_by_server", idle_open && idle_ended == idle_open,
+		  "%u of %u", idle_ended, idle_open);
+}
+HR_TASK(attack);
+
+/* ---- test-web: a hard reservation beside it all ------------------------------------------- */
+
+static volatile int attack_done;
+
+static void
+spin(void *arg)
+{
+	(void) arg;
+	while (!attack_done)
+		;
+}
+HR_TASK(spin);
+
+/* Watch the task "rt" (spin) while our child "attack" runs: the share it is promised. */
+static void
+rt_watch(void *arg)
+{
+	struct cpuwatch all[8], *w = 0;
+	unsigned n = cpuwatch_find(all, 8);
+	long attacker = subsys_child_slot("attack");
+	uint64_t t0;
+
+	(void) arg;
+	for (unsigned i = 0; i < n; i++)
+		if (!strcmp(all[i].name, "rt"))
+			w = &all[i];
+	if (!w || attacker < 0)
+		hr_die("rt_watch: want a reserved task 'rt' and a child 'attack'");
+	sched_sleep(hr_tsc() + seconds(1) / 10); /* past the construction of the tree */
+	t0 = cpuwatch_open(all, n);
+	while (hr_comp_state(attacker) == HR_CS_LIVE && hr_tsc() - t0 < seconds(30))
+		sched_sleep(hr_tsc() + seconds(1) / 100);
+	hr_report("web_attack_rt_keeps_its_share",
+		  cpuwatch_near(cpuwatch_share(&w[0], t0), cpuwatch_expected(&w[0]), RT_SLACK),
+		  "%s got %.2f%% of %.2f%% over %.2f s", w[0].name, cpuwatch_share(&w[0], t0),
+		  cpuwatch_expected(&w[0]),
+		  (double) (hr_tsc() - t0) / (double) hr_bootinfo()->tsc_hz);
+	attack_done = 1;
+}
+HR_TASK(rt_watch);
 
 int
 hr_main(void)

@@ -32,6 +32,6 @@ pages_static(const char *path, struct httpd_answer *a)
 void
 pages_not_found(struct httpd_answer *a)
 {
-	*a = (struct httpd_answer){ HTTP_NOT_FOUND, "text/plain", not_found,
-				    sizeof(not_found) - 1, 0 };
+	*a = (struct httpd_answer){ HTTP_NOT_FOUND, "text/plain", not_found, sizeof(not_found) - 1,
+				    0 };
 }

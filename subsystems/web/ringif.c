@@ -74,8 +74,8 @@ setup(struct netif *nif)
 	nif->mtu = 1500;
 	nif->hwaddr_len = 6;
 	memcpy(nif->hwaddr, h->mac, 6);
-	nif->flags = NETIF_FLAG_BROADCAST | NETIF_FLAG_ETHARP | NETIF_FLAG_ETHERNET |
-		     NETIF_FLAG_LINK_UP;
+	nif->flags =
+		NETIF_FLAG_BROADCAST | NETIF_FLAG_ETHARP | NETIF_FLAG_ETHERNET | NETIF_FLAG_LINK_UP;
 	nif->output = etharp_output;
 	nif->linkoutput = output;
 	return ERR_OK;

@@ -102,14 +102,16 @@ status_json(char *buf, size_t cap, const struct status_view *v)
 	put(&o, "{\"uptime_s\":%.3f,\"tree\":[", v->tsc_hz ? (double) v->uptime / v->tsc_hz : 0);
 	for (unsigned i = 0; i < v->n; i++)
 		json_row(&o, v, i);
-	put(&o, "],\"network\":{\"rx_frames\":%llu,\"rx_bytes\":%llu,\"rx_full\":%llu,"
-		"\"tx_frames\":%llu,\"tx_bytes\":%llu,\"tx_refused\":%llu,\"tx_limited\":%llu,"
-		"\"kbps\":%llu},",
+	put(&o,
+	    "],\"network\":{\"rx_frames\":%llu,\"rx_bytes\":%llu,\"rx_full\":%llu,"
+	    "\"tx_frames\":%llu,\"tx_bytes\":%llu,\"tx_refused\":%llu,\"tx_limited\":%llu,"
+	    "\"kbps\":%llu},",
 	    (unsigned long long) n->rx_frames, (unsigned long long) n->rx_bytes,
 	    (unsigned long long) n->rx_full, (unsigned long long) n->tx_frames,
 	    (unsigned long long) n->tx_bytes, (unsigned long long) n->tx_refused,
 	    (unsigned long long) n->tx_limited, (unsigned long long) n->kbps);
-	put(&o, "\"http\":{\"connections\":%llu,\"requests\":%llu,\"errors\":%llu,\"open\":%llu}}\n",
+	put(&o,
+	    "\"http\":{\"connections\":%llu,\"requests\":%llu,\"errors\":%llu,\"open\":%llu}}\n",
 	    (unsigned long long) n->http_conns, (unsigned long long) n->http_requests,
 	    (unsigned long long) n->http_errors, (unsigned long long) n->http_open);
 	if (o.len && !o.full)
@@ -133,7 +135,8 @@ html_row(struct out *o, const struct status_view *v, unsigned i)
 		put(o, "<td>-</td>");
 	else
 		put(o, "<td>%.1f</td>", now);
-	put(o, "<td>%.1f</td><td>%u</td>", toprow_pct(r->consumed, v->uptime), (unsigned) r->misses);
+	put(o, "<td>%.1f</td><td>%u</td>", toprow_pct(r->consumed, v->uptime),
+	    (unsigned) r->misses);
 	if (r->mem_used == TOPROW_NONE)
 		put(o, "<td>-</td>");
 	else
@@ -152,22 +155,25 @@ status_html(char *buf, size_t cap, const struct status_view *v)
 	put_text(&o, v->n ? v->rows[0].name : "", 0);
 	put(&o, "</title></head><body>\n<h1>Subtree of ");
 	put_text(&o, v->n ? v->rows[0].name : "", 0);
-	put(&o, " at %.1f s</h1>\n<table>\n<tr><th>name</th><th>what</th><th>policy</th>"
-		"<th>reservation</th><th>CPU%%</th><th>boot%%</th><th>misses</th>"
-		"<th>memory (pages)</th><th>source</th></tr>\n",
+	put(&o,
+	    " at %.1f s</h1>\n<table>\n<tr><th>name</th><th>what</th><th>policy</th>"
+	    "<th>reservation</th><th>CPU%%</th><th>boot%%</th><th>misses</th>"
+	    "<th>memory (pages)</th><th>source</th></tr>\n",
 	    v->tsc_hz ? (double) v->uptime / v->tsc_hz : 0);
 	for (unsigned i = 0; i < v->n; i++)
 		html_row(&o, v, i);
-	put(&o, "</table>\n<p>Network: %llu frames (%llu bytes) in, %llu dropped on a full ring; "
-		"%llu frames (%llu bytes) out, %llu refused, %llu held at the %llu kbit/s limit.</p>\n",
+	put(&o,
+	    "</table>\n<p>Network: %llu frames (%llu bytes) in, %llu dropped on a full ring; "
+	    "%llu frames (%llu bytes) out, %llu refused, %llu held at the %llu kbit/s limit.</p>\n",
 	    (unsigned long long) n->rx_frames, (unsigned long long) n->rx_bytes,
 	    (unsigned long long) n->rx_full, (unsigned long long) n->tx_frames,
 	    (unsigned long long) n->tx_bytes, (unsigned long long) n->tx_refused,
 	    (unsigned long long) n->tx_limited, (unsigned long long) n->kbps);
-	put(&o, "<p>HTTP: %llu connections, %llu requests, %llu errors, %llu open.  "
-		"CPU%% is the share of the whole CPU since the last look, boot%% since boot; "
-		"seen = measured here, claim = reported by a child.  "
-		"<a href=\"/status.json\">JSON</a></p>\n</body></html>\n",
+	put(&o,
+	    "<p>HTTP: %llu connections, %llu requests, %llu errors, %llu open.  "
+	    "CPU%% is the share of the whole CPU since the last look, boot%% since boot; "
+	    "seen = measured here, claim = reported by a child.  "
+	    "<a href=\"/status.json\">JSON</a></p>\n</body></html>\n",
 	    (unsigned long long) n->http_conns, (unsigned long long) n->http_requests,
 	    (unsigned long long) n->http_errors, (unsigned long long) n->http_open);
 	return done(&o);

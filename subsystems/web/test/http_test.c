@@ -35,6 +35,7 @@ TEST(an_incomplete_head_asks_for_more_until_it_is_too_large)
 
 	CHECK_EQ(parse("GET / HTTP/1.1\r\nHost: x\r\n", &r), HTTP_MORE);
 	CHECK_EQ(parse("", &r), HTTP_MORE);
+	CHECK_EQ(parse("GE", &r), HTTP_MORE);
 	memset(big, 'a', sizeof(big) - 1);
 	big[sizeof(big) - 1] = 0;
 	CHECK_EQ(parse(big, &r), -HTTP_HEAD_TOO_LARGE);
@@ -68,7 +69,8 @@ TEST(malformed_requests_get_400_and_their_kin_their_own_status)
 		"GET / HTTP/1.1\r\nContent-Length: 5\r\n\r\n",
 		"GET / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n",
 		"GET /\x01 HTTP/1.1\r\n\r\n",
-		"GET / HTTP/1.1\r\nX: a\x01" "b\r\n\r\n",
+		"GET / HTTP/1.1\r\nX: a\x01"
+		"b\r\n\r\n",
 		"\x80\xff / HTTP/1.1\r\n\r\n",
 	};
 
@@ -77,6 +79,17 @@ TEST(malformed_requests_get_400_and_their_kin_their_own_status)
 	CHECK_EQ(parse("POST / HTTP/1.1\r\n\r\n", &r), -HTTP_NOT_IMPLEMENTED);
 	CHECK_EQ(parse("GET / HTTP/2.0\r\n\r\n", &r), -HTTP_VERSION);
 	CHECK_EQ(parse("GET / HTTP/1.1\r\nContent-Length: 0\r\n\r\n", &r) > 0, 1);
+}
+
+TEST(what_cannot_begin_a_request_is_400_before_it_ends)
+{
+	struct http_req r;
+
+	CHECK_EQ(parse("GET / HT\x01", &r), -HTTP_BAD_REQUEST);
+	CHECK_EQ(parse("\x16\x03\x01", &r), -HTTP_BAD_REQUEST); /* TLS to a plain port */
+	CHECK_EQ(parse(" GET", &r), -HTTP_BAD_REQUEST);
+	CHECK_EQ(parse("GET(", &r), -HTTP_BAD_REQUEST);
+	CHECK_EQ(parse("GET /caf\xc3\xa9", &r), -HTTP_BAD_REQUEST);
 }
 
 TEST(a_path_that_does_not_fit_is_414)

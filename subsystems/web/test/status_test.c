@@ -84,8 +84,12 @@ valid_json(const char *s)
 static struct toprow
 row(const char *name, unsigned depth, unsigned kind, uint64_t consumed)
 {
-	struct toprow r = { .depth = (uint8_t) depth, .kind = (uint8_t) kind, .consumed = consumed,
-			    .at = 1000, .mem_used = 10, .mem_bound = 20 };
+	struct toprow r = { .depth = (uint8_t) depth,
+			    .kind = (uint8_t) kind,
+			    .consumed = consumed,
+			    .at = 1000,
+			    .mem_used = 10,
+			    .mem_bound = 20 };
 
 	strncpy(r.name, name, sizeof(r.name) - 1);
 	if (kind == TOPROW_TASK)

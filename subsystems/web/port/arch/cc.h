@@ -9,18 +9,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define LWIP_PLATFORM_DIAG(x)                                                                    \
-	do {                                                                                     \
-		printf x;                                                                        \
+#define LWIP_PLATFORM_DIAG(x) \
+	do {                  \
+		printf x;     \
 	} while (0)
-#define LWIP_PLATFORM_ASSERT(x)                                                                  \
-	do {                                                                                     \
-		printf("lwip: assertion \"%s\" failed at %s:%d\n", x, __FILE__, __LINE__);        \
-		abort();                                                                         \
+#define LWIP_PLATFORM_ASSERT(x)                                                            \
+	do {                                                                               \
+		printf("lwip: assertion \"%s\" failed at %s:%d\n", x, __FILE__, __LINE__); \
+		abort();                                                                   \
 	} while (0)
-#define LWIP_NO_STDINT_H    0
-#define LWIP_NO_INTTYPES_H  0
-#define LWIP_NO_CTYPE_H	    0
-#define BYTE_ORDER	    LITTLE_ENDIAN
+#define LWIP_NO_STDINT_H   0
+#define LWIP_NO_INTTYPES_H 0
+#define LWIP_NO_CTYPE_H	   0
+#define BYTE_ORDER	   LITTLE_ENDIAN
 
 #endif
