@@ -22,7 +22,7 @@ struct fetch {
 
 /* Connect from local port lport to ip:port (host order), send req[0..n), and run lwIP
  * until the server closes or wait_ms pass; then close our side.  f says what came. */
-void fetch(struct netif *nif, uint16_t lport, uint32_t ip, uint16_t port, const void *req,
-	   size_t n, unsigned wait_ms, struct fetch *f);
+void fetch(struct netif *nif, uint16_t lport, uint32_t ip, uint16_t port, const void *req, size_t n,
+	   unsigned wait_ms, struct fetch *f);
 
 #endif

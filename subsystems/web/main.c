@@ -153,9 +153,10 @@ serve(void)
 	if (!nif || httpd_start(HTTP_PORT, route))
 		hr_die("web: cannot serve");
 	ringif_inspect = server_inspect;
-	printf("web: serving http://%u.%u.%u.%u:%u/ from '%s' at depth %u\n", net_hdr()->ip >> 24,
-	       (net_hdr()->ip >> 16) & 255, (net_hdr()->ip >> 8) & 255, net_hdr()->ip & 255,
-	       HTTP_PORT, hr_bootinfo()->name, hr_bootinfo()->depth);
+	uint32_t ip = net_hdr()->ip;
+	printf("web: serving http://%u.%u.%u.%u:%u/ from '%s' at depth %u\n", ip >> 24,
+	       (ip >> 16) & 255, (ip >> 8) & 255, ip & 255, (unsigned) HTTP_PORT,
+	       hr_bootinfo()->name, (unsigned) hr_bootinfo()->depth);
 	return nif;
 }
 
@@ -179,9 +180,11 @@ report_frames(const char *who)
 	       who, (unsigned long long) k->rx_frames, (unsigned long long) k->rx_full,
 	       (unsigned long long) k->tx_frames, (unsigned long long) k->tx_refused,
 	       (unsigned long long) k->tx_limited, (unsigned long long) r->tx_dropped);
-	printf("%s: card %u dropped %ld frames for no owner, %ld malformed\n", who, net_hdr()->card,
-	       hr_net_info(HR_CAP_SELF, HR_NI_CARD_UNCLAIMED, net_hdr()->card),
-	       hr_net_info(HR_CAP_SELF, HR_NI_CARD_MALFORMED, net_hdr()->card));
+	long unclaimed = hr_net_info(HR_CAP_SELF, HR_NI_CARD_UNCLAIMED, net_hdr()->card);
+	long malformed = hr_net_info(HR_CAP_SELF, HR_NI_CARD_MALFORMED, net_hdr()->card);
+
+	printf("%s: card %u dropped %ld frames for no owner, %ld malformed\n", who,
+	       (unsigned) net_hdr()->card, unclaimed, malformed);
 }
 
 static void
