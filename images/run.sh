@@ -83,6 +83,9 @@ elif [ -n "${HR_HOSTFWD:-}" ]; then
 		-netdev hubport,id=h0,hubid=0,netdev=u0)
 	echo "run: http://127.0.0.1:$HR_HOSTFWD/ is the guest's port 80 (10.0.2.15), from this machine only" >&2
 fi
+# a user watching a terminal: the root may clear the screen (hrtop redraws in place,
+# kernel/console.h); logs and tests get plain lines
+[ -t 1 ] && args+=(-fw_cfg name=opt/hires/terminal,string=1)
 # shellcheck disable=SC2054
 [ "$icount" = 1 ] && args+=(-icount shift=0,sleep=off)
 if [ "$kvm" = 1 ]; then

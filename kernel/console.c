@@ -30,6 +30,7 @@
 /* bytes [tail, head) wait for the UART; the indices only grow */
 static char ring[CONSOLE_RING];
 static uint32_t head, tail;
+static int terminal; /* console_set_terminal */
 
 static uint32_t
 room(void)
@@ -148,6 +149,25 @@ printable(char ch)
 	return '?';
 }
 
+void
+console_set_terminal(int on)
+{
+	terminal = on;
+}
+
+/* The root's form feed at the start of a line, on a terminal: home, erase to the end of
+ * the screen (cosmetic: skipped when the ring has no room for it). */
+static void
+new_page(void)
+{
+	static const char clear[] = "\x1b[H\x1b[J";
+
+	if (!terminal || sizeof(clear) - 1 + KERNEL_ROOM > room())
+		return;
+	for (unsigned i = 0; i < sizeof(clear) - 1; i++)
+		ring_put(clear[i]);
+}
+
 /* Take bytes of s into c's line while the ring has room for each line they finish: how
  * many were taken. */
 static uint64_t
@@ -158,6 +178,10 @@ put(struct comp *c, const char *s, uint64_t n)
 	for (i = 0; i < n; i++) {
 		if (s[i] == '\r')
 			continue;
+		if (s[i] == '\f' && c == root_comp && c->con_len == 0) {
+			new_page();
+			continue;
+		}
 		/* an over-long line goes out in tagged pieces */
 		if ((s[i] == '\n' || c->con_len == sizeof(c->con_buf)) && !flush(c))
 			break;

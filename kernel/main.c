@@ -7,6 +7,7 @@
 #include "schedtree.h"
 #include "alias.h"
 #include "frame.h"
+#include "console.h"
 #include "boot.h"
 #include "ptq.h"
 #include "net.h"
@@ -82,6 +83,7 @@ kmain(uint32_t magic, uint64_t info)
 	struct thd *root;
 
 	hw_console_init();
+	console_set_terminal(hw_fwcfg_flag("opt/hires/terminal"));
 	kprintf("\n[k] HiRES kernel booting\n");
 	if (hw_boot_parse(magic, info, &b) || b.nmod == 0)
 		panic("not started by a multiboot2 loader with at least one module");

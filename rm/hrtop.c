@@ -224,7 +224,8 @@ frame(const struct toprow *rows, unsigned n, const struct toprow *prev, unsigned
 	uint64_t up = hrtop_uptime(), ds = up * 10 / hr_bootinfo()->tsc_hz;
 	double busy = toprow_share(rows, 0, prev, nprev);
 
-	printf("-- hrtop %s at %lu.%lu s: busy %.1f%% over the last interval\n", rows[0].name,
+	/* the form feed: a new page on a terminal, if we are the root (kernel/console.h) */
+	printf("\f-- hrtop %s at %lu.%lu s: busy %.1f%% over the last interval\n", rows[0].name,
 	       (unsigned long) (ds / 10), (unsigned long) (ds % 10), busy < 0 ? 0 : busy);
 	toprow_header(line, sizeof(line));
 	printf("%s\n", line);

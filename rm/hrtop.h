@@ -25,9 +25,11 @@ struct hrtop_opts {
 	unsigned seconds;     /* how long to show it (0: for ever) */
 	unsigned interval_ms; /* between two frames (0: 1000) */
 };
-/* Frames are plain lines, one frame after another: the kernel's console shows a
- * component's escape characters as '?' (one line, one writer: kernel/console.c), so no
- * component can redraw in place. */
+/* Frames are plain lines, one frame after another, each beginning with a form feed: when
+ * the console is a terminal (images/run.sh tells the kernel) and we are the root, the
+ * kernel turns it into "clear the screen", so the frame redraws in place; otherwise it is
+ * dropped (the root) or shown as '?' (anyone else: one line, one writer, and no component
+ * moves the cursor over another's lines; kernel/console.h). */
 
 /*
  * Our subtree now: rows[0] is ourselves (what all our threads and children were charged),

@@ -108,6 +108,28 @@ TEST(line_goes_out_whole_behind_the_writers_path)
 	CHECK(!strcmp(sent, "[a/b] hello\r\n"));
 }
 
+TEST(roots_form_feed_clears_a_terminal_and_is_dropped_elsewhere)
+{
+	reset();
+	console_set_terminal(1);
+	write_str(&root, "\fframe\n");
+	CHECK(!strcmp(sent, "\x1b[H\x1b[J[root] frame\r\n"));
+	reset();
+	console_set_terminal(0);
+	write_str(&root, "\fframe\n");
+	CHECK(!strcmp(sent, "[root] frame\r\n"));
+}
+
+TEST(anyone_elses_form_feed_is_a_question_mark)
+{
+	reset();
+	console_set_terminal(1);
+	write_str(&b, "\fno\n");
+	write_str(&root, "x\fy\n"); /* not at the start of a line */
+	CHECK(!strcmp(sent, "[a/b] ?no\r\n[root] x?y\r\n"));
+	console_set_terminal(0);
+}
+
 TEST(root_is_tagged_root_and_unnamed_component_by_id)
 {
 	struct comp anon = { .parent = &root, .id = 42 };

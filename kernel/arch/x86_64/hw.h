@@ -127,6 +127,9 @@ uint8_t *hw_net_tx_buf(unsigned card); /* the next transmit buffer; NULL while n
 void hw_net_tx_go(unsigned card, unsigned len); /* send the len bytes written into it */
 void net_rx(unsigned card, const uint8_t *frame, unsigned len);
 
+/* A flag of this run from QEMU's fw_cfg file `name` (fwcfg.c): 1 if it holds "1". */
+int hw_fwcfg_flag(const char *name);
+
 /* x87/SSE state of a thread (fxsave format). */
 struct hw_fpu {
 	uint8_t area[512];
