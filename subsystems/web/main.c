@@ -5,8 +5,9 @@
  * instance (ringif.h); a subsystem runs at most one of them.
  *
  * Tasks (MANIFEST, tests/images/test-web.dts):
- *   server        serve port 80 on card 0 for arg virtual seconds (0: for ever): the
- *                 static pages and /status, /status.json, our subtree live (status.h)
+ *   server        serve port 80 (or N: our subsystem's args "port=N") on card 0 for arg
+ *                 virtual seconds (0: for ever): the static pages and /status,
+ *                 /status.json, our subtree live (status.h)
  *   bench_server  serve port 80 on card 0 until arg connections have ended, then print what
  *                 they cost us: "web-server: conns=N instr_per_conn=..."
  *   load          the experiment's client on card 1: arg connections to 10.0.2.15:80, 20 at
@@ -26,6 +27,7 @@
 
 #include "lib/bytes.h"
 #include "rm/cpuwatch.h"
+#include "rm/desc.h"
 #include "rm/hrtop.h"
 #include "rm/net.h"
 #include "rm/report.h"
@@ -46,6 +48,7 @@
 #define LOAD_PORT_LO   20000
 #define LOAD_PORT_HI   29999
 #define BENCH_QUIET_MS 30000
+#define SECOND_PORT    8080 /* test-web's second server, deeper in the tree */
 #define PROBE_PORT     9000 /* probe's first; it owns 9000..9099 */
 #define IDLE_PORT      9100 /* attack's idle connections: 9100..9139 */
 #define IDLE_CONNS     40   /* more than the server keeps (HTTPD_CONNS) */
@@ -145,17 +148,28 @@ server_inspect(const uint8_t *f, unsigned len)
 	return 0;
 }
 
+/* The port to serve: our subsystem's args "port=N" (MANIFEST), else HTTP_PORT. */
+static uint16_t
+serve_port(void)
+{
+	const char *a = strstr(desc_args(), "port=");
+	long p = a ? strtol(a + 5, 0, 10) : HTTP_PORT;
+
+	return p > 0 && p < 65536 ? (uint16_t) p : HTTP_PORT;
+}
+
 static struct netif *
 serve(void)
 {
 	struct netif *nif = ringif_open(0);
+	uint16_t port = serve_port();
 
-	if (!nif || httpd_start(HTTP_PORT, route))
+	if (!nif || httpd_start(port, route))
 		hr_die("web: cannot serve");
 	ringif_inspect = server_inspect;
 	uint32_t ip = net_hdr()->ip;
 	printf("web: serving http://%u.%u.%u.%u:%u/ from '%s' at depth %u\n", ip >> 24,
-	       (ip >> 16) & 255, (ip >> 8) & 255, ip & 255, (unsigned) HTTP_PORT,
+	       (ip >> 16) & 255, (ip >> 8) & 255, ip & 255, (unsigned) port,
 	       hr_bootinfo()->name, (unsigned) hr_bootinfo()->depth);
 	return nif;
 }
@@ -377,6 +391,9 @@ probe(void *arg)
 		  has(&f, "HTTP/1.0 200 OK\r\n") && f.len >= 4 &&
 			  !strcmp(f.got + f.len - 4, "\r\n\r\n"),
 		  "%zu bytes", f.len);
+	fetch(nif, probe_port++, HR_NET_IP(0), SECOND_PORT, "GET / HTTP/1.0\r\n\r\n", 18, 2000, &f);
+	hr_report("web_second_server_same_card_other_port",
+		  has(&f, "HTTP/1.0 200 OK\r\n") && has(&f, "HiRES") && f.closed, "%zu bytes", f.len);
 	/* the attack starts a second after the cards are up: look again in its midst */
 	sched_sleep(net_hdr()->ready_at + seconds(2));
 	check_pages(nif, "_under_attack");
