@@ -71,8 +71,7 @@ sys_invoke(struct thd *t, uint64_t cap, long a0, long a1, long a2, long a3)
 	t->fs = slot + c->stk_tcb;
 	t->comp = c;
 	t->comp_gen = c->gen;
-	hw_set_pgtbl(c->pgtbl);
-	hw_set_fs(t->fs);
+	hw_set_space(c->pgtbl, t->fs);
 	return t->id; /* rax in the callee: who is running there now */
 }
 
@@ -92,7 +91,6 @@ sys_ret(struct thd *t, long v)
 		thd_free(t);
 		thd_reschedule(owner);
 	}
-	hw_set_pgtbl(t->comp->pgtbl);
-	hw_set_fs(t->fs);
+	hw_set_space(t->comp->pgtbl, t->fs);
 	return t->ninv == n ? v : HR_EFAULTED;
 }

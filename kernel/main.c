@@ -52,6 +52,22 @@ timer_hz(const char *cmdline)
 	return HR_HZ_DEFAULT;
 }
 
+static const char *
+onoff(int on, int has)
+{
+	return on ? "on" : has ? "off" : "off (the CPU lacks it)";
+}
+
+/* Which of the real-hardware TLB savings this CPU gets (docs/ARCHITECTURE.md). */
+static void
+tlb_line(void)
+{
+	struct hw_tlb t = hw_tlb_info();
+
+	kprintf("[k] tlb: global kernel pages %s, PCID %s, INVPCID %s\n", onoff(t.pge, 0),
+		onoff(t.pcid, t.has_pcid), onoff(t.invpcid, t.has_invpcid));
+}
+
 static unsigned
 memory_init(const struct hw_boot *b, uint64_t *max_pa)
 {
@@ -95,6 +111,7 @@ kmain(uint32_t magic, uint64_t info)
 	if ((why = pt_kernel_init(max_pa)))
 		panic("kernel page tables: %s", why);
 	hw_cpu_init();
+	tlb_line();
 	frames = frame_total_user();
 	alias_init(HR_MAP_NODES_PER_PAGE * frames + 1024);
 	frame_pt_pool(ptq_pool_size(frames));

@@ -111,8 +111,7 @@ thd_dispatch(struct thd *t, int from_level)
 		fpu_owner = t;
 	}
 	hw_set_current(&t->regs);
-	hw_set_pgtbl(t->comp->pgtbl);
-	hw_set_fs(t->fs);
+	hw_set_space(t->comp->pgtbl, t->fs);
 }
 
 void

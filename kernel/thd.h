@@ -53,7 +53,8 @@ extern struct thd *cur;
 struct thd *thd_lookup(uint64_t id); /* live thread with this id, or NULL */
 struct thd *thd_alloc(void);
 void thd_free(struct thd *t);
-/* Run t next: page table, FS base, register frame, accounting (schedtree.c). */
+/* Run t next: page table and FS base (hw_set_space), register frame, accounting
+ * (schedtree.c). */
 void thd_dispatch(struct thd *t, int from_level);
 /* Pop frames returning into dead components; 0 if t can run, HR_ESTATE if it never can
  * again (the caller frees it). */

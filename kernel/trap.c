@@ -89,8 +89,7 @@ user_fault(struct thd *t, struct regs *r)
 		t->regs.rax = (uint64_t) HR_EFAULTED;
 		comp_end(c, COMP_FAULTED, t, vec, ip, addr);
 		if (t == cur && thd_prepare(t) == 0) {
-			hw_set_pgtbl(t->comp->pgtbl);
-			hw_set_fs(t->fs);
+			hw_set_space(t->comp->pgtbl, t->fs);
 			return;
 		}
 		if (t != cur)

@@ -14,7 +14,9 @@
 #             expects from the image's file, tags included) and its root must finish; any
 #             "test CASE: FAIL" fails too.  An image with trace = <1> is booted with the
 #             trace port (images/run.sh --trace), its trace decoded (images/trace.py) and
-#             checked against NAME.tracks (tests/trace_check.py)
+#             checked against NAME.tracks (tests/trace_check.py).  An optional NAME.lines
+#             holds "CASE LINE": LINE must appear verbatim on the console, such as one of the
+#             kernel's own "[k] ..." boot lines, which no component can write
 # Before each tier, and each image of the image tier, a progress line ("== [2/4] docs
 # (elapsed 3 s; after it: manifest image)").
 # The last line is "N passed, N failed"; the exit status is non-zero on any failure.
@@ -181,6 +183,23 @@ judge_trace() {
 	f=$((f + $(grep -c '^FAIL' <<<"$lines")))
 }
 
+# judge_lines NAME FILE: each "CASE LINE" of FILE (if there is one): LINE appears verbatim
+# on the console; case lines into $out, counted in the caller's p and f.
+judge_lines() {
+	local c l
+	[ -f "$2" ] || return 0
+	while read -r c l; do
+		[ -z "$c" ] && continue
+		if grep -a -q -x -F "$l" "$logs/image-$1.log.lines"; then
+			echo "ok   image $1 $c" >>"$out"
+			p=$((p + 1))
+		else
+			echo "FAIL image $1 $c: no line '$l'" >>"$out"
+			f=$((f + 1))
+		fi
+	done <"$2"
+}
+
 # Boot one image and judge its console against its .expect list.
 judge_image() {
 	local name=$1 expect=$2 log=$logs/image-$1.log out=$logs/image-$1.result
@@ -220,6 +239,7 @@ judge_image() {
 			f=$((f + 1))
 		fi
 	done <"$expect"
+	judge_lines "$name" "${expect%.expect}.lines"
 	# the tree that booted is the tree in the manifest (every node reports one line, again
 	# each time it is restarted)
 	if diff <(sort -u "$build/images/$name/tree.txt") \

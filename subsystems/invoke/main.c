@@ -17,6 +17,7 @@ enum { OP_NEST = 1, OP_INNER = 2, OP_ECHO = 3, OP_DIV0 = 4, OP_WILD = 5 };
 /* client -> c (TWICE) -> b (BACK) -> c (AGAIN) -> b (ECHO): c's second call into b while its
  * first is still there; b lets one caller hold one of its stacks at a time */
 enum { OP_TWICE = 6, OP_BACK = 7, OP_AGAIN = 8 };
+enum { OP_FS = 9 }; /* b: the FS base it runs with, read through musl's self pointer */
 
 static long peer; /* capability to the next server of the chain */
 
@@ -109,6 +110,16 @@ wild(long a1, long a2, long a3, uint64_t badge, uint32_t caller)
 	return 0;
 }
 
+static long
+fs_base(long a1, long a2, long a3, uint64_t badge, uint32_t caller)
+{
+	long p;
+
+	(void) a1, (void) a2, (void) a3, (void) badge, (void) caller;
+	__asm__ volatile("mov %%fs:0, %0" : "=r"(p));
+	return p;
+}
+
 static int
 serve(const char *role)
 {
@@ -122,6 +133,7 @@ serve(const char *role)
 		hr_export(OP_INNER, b_inner);
 		hr_export(OP_NEST, b_nest);
 		hr_export(OP_BACK, b_back);
+		hr_export(OP_FS, fs_base);
 	} else if (!strcmp(role, "c")) {
 		peer = connect_ready("inv-b");
 		hr_export(OP_NEST, c_nest);
@@ -197,6 +209,28 @@ test_fault(const char *server, int op, const char *name, long b)
 	hr_report_eq(n, hr_invoke(b, OP_ECHO, 77, 0, 0), 77);
 }
 
+/*
+ * The kernel skips writing an FS base equal to the one it wrote last (hw_set_fs), but a
+ * caller can make the register differ from that by loading a selector into %fs.  Here the
+ * caller takes b's FS base as its own, then breaks the register that way, and invokes
+ * b: b must still run with its own FS base, not with what the caller left.  Between the
+ * two arch_prctl calls nothing may touch our TLS (the raw system call, no errno).
+ */
+static void
+test_fs_isolated(long b)
+{
+	long theirs = hr_invoke(b, OP_FS, 0, 0, 0), ours, r;
+
+	__asm__ volatile("mov %%fs:0, %0" : "=r"(ours));
+	hr_sys6(158, 0x1002, theirs, 0, 0, 0, 0);		   /* arch_prctl(ARCH_SET_FS) */
+	__asm__ volatile("mov %0, %%fs" : : "r"(0x1b) : "memory"); /* base 0 now */
+	r = hr_invoke(b, OP_FS, 0, 0, 0);
+	hr_sys6(158, 0x1002, ours, 0, 0, 0, 0);
+	hr_report("invoke_callee_fs_base_not_the_callers", theirs > 0 && r == theirs,
+		  "b runs with FS base %lx (%s), %lx before", (unsigned long) r,
+		  r < 0 ? hr_strerror(r) : "its self pointer", (unsigned long) theirs);
+}
+
 static int
 client(void)
 {
@@ -209,6 +243,7 @@ client(void)
 	test_stack_share(b);
 	test_fault("faulty1", OP_DIV0, "fault_division_by_zero_in_callee", b);
 	test_fault("faulty2", OP_WILD, "fault_wild_pointer_in_callee", b);
+	test_fs_isolated(b); /* last: if it fails, b has faulted */
 	return 0;
 }
 

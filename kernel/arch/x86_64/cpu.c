@@ -40,6 +40,9 @@ extern char syscall_entry[], df_stack_top[];
 struct regs *cur_frame;
 uint64_t cur_frame_end;
 
+/* This CPU's copies of state whose writes cost more than a compare (hw.h) */
+uint64_t hw_fs_loaded;
+
 static void
 load_gdt(void)
 {
@@ -124,18 +127,11 @@ hw_fpu_clean(struct hw_fpu *f)
 static void
 smep_init(void)
 {
-	uint32_t a = 0, b, c = 0, d;
-	uint64_t cr4;
+	uint32_t r[4];
 
-	__asm__ volatile("cpuid" : "+a"(a), "=b"(b), "+c"(c), "=d"(d));
-	if (a < 7)
-		return;
-	a = 7, c = 0;
-	__asm__ volatile("cpuid" : "+a"(a), "=b"(b), "+c"(c), "=d"(d));
-	if (!(b & (1u << 7)))
-		return;
-	__asm__ volatile("mov %%cr4, %0" : "=r"(cr4));
-	__asm__ volatile("mov %0, %%cr4" : : "r"(cr4 | (1ull << 20)));
+	cpuid(7, 0, r);
+	if (r[1] & (1u << 7))
+		write_cr4(read_cr4() | (1ull << 20));
 }
 
 void
@@ -143,6 +139,7 @@ hw_cpu_init(void)
 {
 	fpu_init();
 	smep_init();
+	pt_tlb_init();
 	load_gdt();
 	load_idt();
 	wrmsr(MSR_STAR, ((uint64_t) KDATA_SEL << 48) | ((uint64_t) KCODE_SEL << 32));

@@ -74,23 +74,59 @@ hw_frame_call(struct regs *r, uint64_t ip, uint64_t sp, const uint64_t a[6])
 	r->rsp = sp;
 }
 
-/* Per-thread state on the hot paths (switch, invocation): inline, no call. */
+/*
+ * Per-thread state on the hot paths (switch, invocation): inline, no call, and no write
+ * when the value would not change.
+ *
+ * FS base: hw_fs_loaded is the base last written (wrmsr costs some hundred cycles on
+ * real hardware).  User code cannot write the base itself (CR4.FSGSBASE stays off), but
+ * loading a selector into %fs sets it to 0 (or, on AMD, a null selector leaves it), so
+ * the copy is trusted only inside one protection domain: a component that plays with %fs
+ * confuses only its own threads, and a change of page table always writes the base.
+ */
+extern uint64_t hw_fs_loaded; /* cpu.c; this CPU's */
 static inline void
 hw_set_fs(uint64_t base)
 {
+	if (base == hw_fs_loaded)
+		return;
+	hw_fs_loaded = base;
 	__asm__ volatile("wrmsr"
 			 :
 			 : "c"(0xc0000100u), "a"((uint32_t) base), "d"((uint32_t) (base >> 32)));
 }
 
+/*
+ * Run in page table pgtbl with FS base fs.  A pgtbl is exactly what CR3 reads back (the
+ * table's address and its PCID), so staying in the current component costs one read.
+ * Loading another keeps its PCID's TLB entries unless they must go: hw_cr3_keep (paging.c)
+ * holds, per PCID, the no-flush bit of CR3 (bit 63) or 0, and always 0 without PCIDs.
+ */
+#define HW_PCIDS 4096
+extern uint64_t hw_cr3_keep[HW_PCIDS], hw_cr3_noflush; /* paging.c */
 static inline void
-hw_set_pgtbl(uint64_t pml4_phys)
+hw_set_space(uint64_t pgtbl, uint64_t fs)
 {
-	uint64_t cur;
+	uint64_t cur, keep = 0;
+
 	__asm__ volatile("mov %%cr3, %0" : "=r"(cur));
-	if (cur != pml4_phys)
-		__asm__ volatile("mov %0, %%cr3" : : "r"(pml4_phys) : "memory");
+	if (cur == pgtbl) {
+		hw_set_fs(fs);
+		return;
+	}
+	if (hw_cr3_noflush) { /* PCIDs: without them every load flushes */
+		uint64_t p = pgtbl & (HW_PCIDS - 1);
+		keep = hw_cr3_keep[p];
+		hw_cr3_keep[p] = hw_cr3_noflush;
+	}
+	__asm__ volatile("mov %0, %%cr3" : : "r"(pgtbl | keep) : "memory");
+	/* another protection domain: never trust the FS base left behind */
+	hw_fs_loaded = fs;
+	__asm__ volatile("wrmsr"
+			 :
+			 : "c"(0xc0000100u), "a"((uint32_t) fs), "d"((uint32_t) (fs >> 32)));
 }
+
 void hw_irq_ack(unsigned vec);
 
 /* Let the 8259 deliver legacy line irq (3..15), level-triggered as PCI lines are. */
@@ -195,7 +231,8 @@ hw_virt_to_phys(const void *va)
 }
 
 /*
- * Page tables.  A pgtbl is the physical address of a top-level table.  Leaf entries carry
+ * Page tables.  A pgtbl is the physical address of a top-level table, with the PCID that
+ * tags its TLB entries in the low 12 bits (0 where the CPU has no PCIDs).  Leaf entries carry
  * the HR_MEM_* permissions.  Intermediate tables come from pt_alloc(), which the generic
  * kernel provides (frame.c), so this layer has no allocation policy of its own.
  */
@@ -227,10 +264,17 @@ pt_present(uint64_t e)
 }
 uint64_t pt_pa(uint64_t e);
 unsigned pt_perms(uint64_t e);
-void pt_flush(uint64_t pgtbl, uint64_t va); /* after changing a present entry */
+/* After changing a present entry of va: in the current table at once, in another one
+ * before that table is next loaded (its PCID's entries, paging.c). */
+void pt_flush(uint64_t pgtbl, uint64_t va);
 /* Direct map of [0, max_pa) and the kernel image, W^X: 0, or why it could not be made. */
 const char *pt_kernel_init(uint64_t max_pa);
 void *pt_kernel_mmio(uint64_t pa); /* device registers at pa, uncached, in the kernel half */
+/* What the TLB code uses (on) of what the CPU has (has), for the boot line. */
+struct hw_tlb {
+	uint8_t pge, pcid, invpcid, has_pcid, has_invpcid;
+};
+struct hw_tlb hw_tlb_info(void);
 
 /* Leaf page tables and their shadows come in pairs of frames; the allocator is generic. */
 uint64_t pt_alloc(void); /* physical address of a zeroed 8 KiB pair, 0 if exhausted */
