@@ -23,7 +23,7 @@ if [ -z "$EVAL_REPLAY" ]; then
 			skipped "no Linux kernel (package linux-image-amd64, or run eval/linux.sh once without --quick)"
 			exit "$EVAL_SKIP"
 		fi
-		linux_fetch || { skipped "no Linux kernel"; exit "$EVAL_SKIP"; }
+		linux_fetch "" || { skipped "no Linux kernel"; exit "$EVAL_SKIP"; }
 		kernel=$(linux_kernel)
 	fi
 	make -s --no-print-directory "$CPIO"
