@@ -9,8 +9,16 @@
 # (latencies from SYN to the server's FIN, in instructions = virtual ns), writes
 # EVAL_OUT/web.dat, web-table.md and web.png, and checks: every connection answered, and
 # the rate at the deepest depth at least WEB_FLAT (default 0.99) of depth 0's.
+# Then the Linux guest in the same QEMU (not with --quick; eval/linux/webinit.sh): the same
+# client, on an lwIP on a packet socket, against busybox httpd and against our server on
+# lwIP on a packet socket, WEB_LINUX_CONNS (300) connections each: `bench web_linux
+# server=busybox|lwip conns_per_s=.. mean=.. p95=.. unit=instr`, rows in web-table.md,
+# `compare web hires_depth16=.. linux_busybox=.. ratio=..` and the target line
+# `target web ours >= linux: met|not met` (a target, not a check).
 # shellcheck source=eval/lib.sh
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=eval/linuxkernel.sh
+. eval/linuxkernel.sh
 eval_args "$@"
 
 depths="0 1 2 4 8 16"
@@ -50,10 +58,84 @@ if awk -v r="$r" -v f="$flat" 'BEGIN { exit !(r >= f) }'; then ok=ok; else ok=FA
 echo "summary web depth=$dn vs depth=$d0 ratio=$r"
 echo "check web conns_per_s at depth $dn at least $flat of depth $d0's: $ok (ratio $r)"
 
+# ---- the Linux guest ----
+WEB_LINUX_CONNS=${WEB_LINUX_CONNS:-300}
+CPIO=$LINUX_DIR/web.cpio # made by the top Makefile's eval section
+kernel=""
+
+# web_linux_ready: the guest's kernel in `kernel` and its initramfs made; false, with a
+# skipped: line, if there is none
+web_linux_ready() {
+	local e1000
+	if [ -n "$EVAL_REPLAY" ]; then
+		[ -f "$EVAL_REPLAY/web-linux.log" ] || { skipped "the Linux side (no web-linux.log)"; return 1; }
+		return 0
+	fi
+	kernel=$(linux_kernel) || { linux_fetch "" && kernel=$(linux_kernel); } ||
+		{ skipped "the Linux side (no Linux kernel)"; return 1; }
+	e1000=$(linux_e1000 "$kernel") ||
+		{ linux_fetch "linux-image-${kernel##*/vmlinuz-}" && e1000=$(linux_e1000 "$kernel"); } ||
+		{ skipped "the Linux side (no e1000.ko for $kernel)"; return 1; }
+	make -s --no-print-directory WEB_E1000="$e1000" "$CPIO"
+}
+
+# web_linux_run SERVER: the lines of the guest's run against SERVER (busybox, lwip)
+web_linux_run() {
+	tr -d '\r' <"$EVAL_LOGS/web-linux.log" |
+		awk -v s="$1" '/web-linux: server=/ { on = ($0 ~ "server=" s "$") ; next } /web-linux: done/ { on = 0 } on'
+}
+
+linux_rows=()
+rate_busybox="" rate_lwip=""
+if [ "$EVAL_QUICK" = 1 ]; then
+	skipped "the Linux side (web_linux: not with --quick)"
+elif web_linux_ready; then
+	# the two cards on one hub, as images/run.sh gives them to a HiRES image
+	console_run web-linux timeout 1800 qemu-system-x86_64 -kernel "${kernel:-}" -initrd "$CPIO" \
+		-append "console=ttyS0 quiet nokaslr norandmaps web_conns=$WEB_LINUX_CONNS" \
+		-nographic -no-reboot -icount shift=0,sleep=off -m 256M -nic none \
+		-netdev hubport,id=n0,hubid=0 -device e1000,netdev=n0,romfile=,mac=52:54:00:12:34:56 \
+		-netdev hubport,id=n1,hubid=0 -device e1000,netdev=n1,romfile=,mac=52:54:00:12:34:57 ||
+		bad=1
+	log=$EVAL_LOGS/web-linux.log
+	for s in busybox lwip; do
+		web_linux_run "$s" >"$EVAL_OUT/web-linux-$s.txt"
+		f=$EVAL_OUT/web-linux-$s.txt
+		rate=$(value "$f" "web-client:" conns_per_s) mean=$(value "$f" "web-client:" mean)
+		p95=$(value "$f" "web-client:" p95) conns=$(value "$f" "web-client:" conns)
+		failed=$(value "$f" "web-client:" failed)
+		if [ -z "$rate" ]; then
+			echo "error: web_linux server=$s: no web-client line (console: $log)" >&2
+			bad=1
+			continue
+		fi
+		echo "bench web_linux server=$s conns_per_s=$rate mean=$mean p95=$p95 unit=instr"
+		# what the Linux side did, as it is: a server that stalls is shown, not hidden
+		grep -a '^webnet: \(stopped\|latency\)' "$f" | sed "s/^webnet:/note web_linux server=$s:/" || true
+		[ "$failed" = 0 ] || echo "note web_linux server=$s: $failed of $((conns + failed)) connections failed"
+		linux_rows+=("$s $rate $mean $p95")
+		printf -v "rate_$s" '%s' "$rate"
+	done
+	grep -qa 'web-linux: done' "$log" || { echo "error: the Linux guest did not finish (console: $log)" >&2; bad=1; }
+	if [ -n "$rate_busybox" ]; then
+		echo "compare web hires_depth$dn=$rn linux_busybox=$rate_busybox ratio=$(ratio "$rn" "$rate_busybox")"
+		[ -z "$rate_lwip" ] ||
+			echo "compare web_lwip hires_depth$dn=$rn linux_lwip=$rate_lwip ratio=$(ratio "$rn" "$rate_lwip")"
+		met="not met"
+		awk -v a="$rn" -v b="$rate_busybox" 'BEGIN { exit !(a >= b) }' && met=met
+		echo "target web ours >= linux: $met (depth $dn: $rn connections/s, Linux with busybox httpd: $rate_busybox)"
+	fi
+fi
+
 {
 	echo "| depth | connections / s | mean latency (instr) | p95 latency (instr) | server instructions / connection |"
 	echo "| ---: | ---: | ---: | ---: | ---: |"
 	awk 'NR > 1 { printf "| %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5 }' "$dat"
+	for row in "${linux_rows[@]}"; do
+		read -r s rate mean p95 <<<"$row"
+		if [ "$s" = busybox ]; then s="busybox httpd"; else s="our server on lwIP, packet socket"; fi
+		echo "| Linux guest: $s | $rate | $mean | $p95 | - |"
+	done
 } | tee "$EVAL_OUT/web-table.md"
 
 plot "$EVAL_OUT/web" <<GP
