@@ -111,7 +111,8 @@ elif web_linux_ready; then
 		fi
 		echo "bench web_linux server=$s conns_per_s=$rate mean=$mean p95=$p95 unit=instr"
 		# what the Linux side did, as it is: a server that stalls is shown, not hidden
-		grep -a '^webnet: \(stopped\|latency\)' "$f" | sed "s/^webnet:/note web_linux server=$s:/" || true
+		grep -a '^webnet: \(stopped\|latency\)\|^web-linux: listen queue' "$f" |
+			sed "s/^webnet:\|^web-linux:/note web_linux server=$s:/" || true
 		[ "$failed" = 0 ] || echo "note web_linux server=$s: $failed of $((conns + failed)) connections failed"
 		linux_rows+=("$s $rate $mean $p95")
 		printf -v "rate_$s" '%s' "$rate"

@@ -38,6 +38,9 @@ pid=$!
 sleep 1
 /webnet client eth1 "$n" "$limit"
 echo "web-linux: busybox httpd $(kill -0 $pid 2>/dev/null && echo still running || echo gone), $(pidof httpd | wc -w) httpd processes"
+# SYNs Linux dropped with the listen queue full (busybox httpd listens with a short backlog)
+echo "web-linux: listen queue: $(awk '/^TcpExt:/ { if (!h) { for (i = 2; i <= NF; i++) k[i] = $i; h = 1 }
+	else for (i = 2; i <= NF; i++) if (k[i] ~ /^Listen/) printf "%s=%s ", k[i], $i }' /proc/net/netstat)"
 kill $pid
 ip addr flush dev eth0
 
