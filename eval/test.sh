@@ -121,6 +121,13 @@ check web_says_target has web.out "target web ours >= linux: met (depth 16: 5984
 check web_tables_linux_rows has web-table.md "| Linux guest: busybox httpd | 36.3 | 38211316 | 16284331 | - |"
 check web_passes has web.status 0
 
+console "web-client: conns=300 failed=0 conns_per_s=5984.5 mean=3000000 p95=4000000 unit=instr bytes=9" \
+	>"$consoles/web-depth-d16.log"
+experiment web
+check web_fails_when_a_server_does_not_report has web.status 1
+check web_still_shows_its_client_row has web.out "bench web depth=16 conns_per_s=5984.5 mean=3000000 p95=4000000 instr_per_conn=? unit=instr"
+check web_still_runs_linux has web.out "bench web_linux server=lwip conns_per_s=10879.2 mean=1764230 p95=1980058 unit=instr"
+
 experiment web --quick
 check web_quick_skips_linux has web.out "skipped: the Linux side (web_linux: not with --quick)"
 

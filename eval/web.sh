@@ -30,9 +30,9 @@ need_images $(for d in $depths; do echo "web-depth-d$d"; done)
 # Linux guest still runs
 boot_images "${IMAGES[@]}" || bad=1
 
-# key=value of the line in log that begins with what ("web-client:" ...)
+# key=value of the line in log that begins with what ("web-client:" ...); empty if none
 value() {
-	tr -d '\r' <"$1" | grep -ao "$2.*" | head -1 | tr ' ' '\n' | sed -n "s/^$3=//p" | head -1
+	{ tr -d '\r' <"$1" | grep -ao "$2.*" || true; } | head -1 | tr ' ' '\n' | sed -n "s/^$3=//p" | head -1
 }
 
 dat=$EVAL_OUT/web.dat
