@@ -213,6 +213,27 @@ $(LBENCH_CPIO): $(LBENCH) eval/linux/mkinitramfs.sh
 	$(call say,CPIO,$@)
 	$(Q)bash eval/linux/mkinitramfs.sh $< $@
 
+$(WEBNET): $(WEBNET_SRCS) $(B)/liblwip.a | $(DEPS)
+	$(call say,UCC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(UCC) -std=gnu11 -O2 $(WARN) $(LWIP_INC) -Isubsystems/web $(ULDFLAGS) -o $@ \
+		$(WEBNET_SRCS) $(B)/liblwip.a
+
+$(WEB_PAGE): eval/linux/webpage.c subsystems/web/pages.c | $(DEPS)
+	$(call say,GEN,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(HCC) -std=gnu11 -O1 $(WARN) -Isubsystems/web -o $@.gen $^
+	$(Q)$@.gen >$@
+	$(Q)rm -f $@.gen
+
+# WEB_E1000: the e1000.ko of the kernel eval/web.sh boots (it finds it: eval/linuxkernel.sh)
+$(WEB_CPIO): $(WEBNET) $(WEB_PAGE) eval/linux/webinit.sh eval/linux/mkinitramfs.sh $(WEB_E1000)
+	$(call say,CPIO,$@)
+	$(Q)test -n "$(WEB_E1000)" || { echo "$@: say WEB_E1000=the e1000.ko of the guest's kernel" >&2; exit 1; }
+	$(Q)test -x $(WEB_BUSYBOX) || { echo "$@: no $(WEB_BUSYBOX): install busybox-static" >&2; exit 1; }
+	$(Q)bash eval/linux/mkinitramfs.sh eval/linux/webinit.sh $@ $(WEBNET)=webnet \
+		$(WEB_PAGE)=www/index.html $(WEB_BUSYBOX)=bin/busybox $(WEB_E1000)=e1000.ko
+
 .PHONY: eval eval-quick report
 eval: $(IMAGE_INPUTS) $(LBENCH_CPIO) $(SERVERS_BIN)
 	$(Q)bash eval/run.sh

@@ -6,3 +6,11 @@ LBENCH_CPIO := $(B)/eval/linux/lbench.cpio
 # the server comparison runs the real policies on the host (eval/servers.sh)
 SERVERS_SRC := eval/servers/servers.c $(POLICY_CORE)
 SERVERS_BIN := $(B)/eval/servers
+# the web experiment's Linux guest (eval/web.sh): lwIP on a packet socket, with our client
+# and server, and the page busybox httpd serves beside it, from pages.c
+WEBNET_SRCS := eval/linux/webnet.c subsystems/web/client.c subsystems/web/httpd.c \
+	subsystems/web/http.c subsystems/web/pages.c
+WEBNET := $(B)/eval/linux/webnet
+WEB_PAGE := $(B)/eval/linux/index.html
+WEB_CPIO := $(B)/eval/linux/web.cpio
+WEB_BUSYBOX := /bin/busybox

@@ -4,41 +4,18 @@
 # Debian's kernel.  Echoes lbench's `bench linux_NAME` lines, then for each pair of PAIRS
 # with a figure on both sides `compare NAME hires=M linux=M ratio=R` (medians, HiRES/Linux),
 # the same in EVAL_OUT/compare.dat and a bar chart compare.png.
-# The kernel: LINUX_KERNEL, else the newest /boot/vmlinuz-* (package linux-image-amd64),
-# else one fetched from Debian into build/eval/linux/boot (not with --quick: it skips).
+# The kernel: eval/linuxkernel.sh (fetched from Debian if need be, not with --quick: it skips).
 # shellcheck source=eval/lib.sh
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=eval/linuxkernel.sh
+. eval/linuxkernel.sh
 eval_args "$@"
 
 # HiRES figure:its Linux counterpart (lbench.c says how each is measured)
 PAIRS="invoke_rt:pipe_rt thd_switch:yield alias:mmap_touch alias_zero:mmap_touch remove:munmap
 	event:event"
-LINUX_DIR=build/eval/linux
 CPIO=$LINUX_DIR/lbench.cpio # made by the top Makefile's eval section
 HIRES_IMAGES="bench depth-d0"
-
-linux_kernel() {
-	local k
-	for k in "${LINUX_KERNEL:-}" $(printf '%s\n' /boot/vmlinuz-* "$LINUX_DIR"/boot/vmlinuz-* | sort -V -r); do
-		[ -f "$k" ] && echo "$k" && return 0
-	done
-	return 1
-}
-
-# Debian's kernel image, unpacked into LINUX_DIR (no root needed, nothing installed)
-linux_fetch() {
-	local pkg url log=$LINUX_DIR/fetch.log
-	mkdir -p "$LINUX_DIR"
-	pkg=$(apt-cache depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-/ { print $2; exit }')
-	url=$(apt-get download --print-uris "${pkg:-linux-image-amd64}" 2>/dev/null | cut -d"'" -f2 || true)
-	echo "linux: no Linux kernel here; fetching ${pkg:-linux-image-amd64} (about 70 MB) from ${url:-the Debian archive (apt)} into $LINUX_DIR/boot" >&2
-	if [ -z "$pkg" ] || ! (cd "$LINUX_DIR" && apt-get download "$pkg") >"$log" 2>&1; then
-		echo "linux: could not fetch it (see $log); 'apt-get update' may help, or install linux-image-amd64" >&2
-		return 1
-	fi
-	dpkg-deb --fsys-tarfile "$LINUX_DIR/${pkg}"_*.deb | tar -x -C "$LINUX_DIR" --wildcards './boot/vmlinuz-*'
-	rm -f "$LINUX_DIR/${pkg}"_*.deb
-}
 
 if [ -z "$EVAL_REPLAY" ]; then
 	if ! kernel=$(linux_kernel); then
@@ -46,7 +23,7 @@ if [ -z "$EVAL_REPLAY" ]; then
 			skipped "no Linux kernel (package linux-image-amd64, or run eval/linux.sh once without --quick)"
 			exit "$EVAL_SKIP"
 		fi
-		linux_fetch || { skipped "no Linux kernel"; exit "$EVAL_SKIP"; }
+		linux_fetch "" || { skipped "no Linux kernel"; exit "$EVAL_SKIP"; }
 		kernel=$(linux_kernel)
 	fi
 	make -s --no-print-directory "$CPIO"

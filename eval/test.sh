@@ -40,6 +40,16 @@ console "bench linux_pipe_rt median=11543 max=19102 unit=instr" \
 	"bench linux_mmap_touch median=10278 max=13258 unit=instr" \
 	"bench linux_munmap median=9495 max=25990 unit=instr" \
 	"bench linux_event median=3282 max=5902 unit=instr" "lbench: done" >"$consoles/linux.log"
+for d in 0 1 2 4 8 16; do
+	console "web-client: conns=300 failed=0 conns_per_s=$((6000 - d)).5 mean=3000000 p95=4000000 unit=instr bytes=9" \
+		"web-server: conns=300 instr_per_conn=90000" >"$consoles/web-depth-d$d.log"
+done
+printf '%s\r\n' "web-linux: server=busybox" \
+	"web-client: conns=290 failed=10 conns_per_s=36.3 mean=38211316 p95=16284331 unit=instr bytes=9" \
+	"webnet: latency p50=1 p99=2 max=3 instr; 2 connections took a virtual second or more; 0 frames not sent" \
+	"web-linux: server=lwip" \
+	"web-client: conns=300 failed=0 conns_per_s=10879.2 mean=1764230 p95=1980058 unit=instr bytes=9" \
+	"web-linux: done" >"$consoles/web-linux.log"
 
 check() {
 	local name=$1
@@ -100,6 +110,26 @@ check linux_compares_medians has linux.out "compare invoke_rt hires=384 linux=11
 check linux_compares_one_linux_figure_twice has linux.out "compare alias_zero hires=1400 linux=10278 ratio=0.136"
 check linux_writes_compare_data has compare.dat "invoke_rt pipe_rt 384 11543"
 check linux_plots plotted compare
+
+experiment web
+check web_echoes_hires_rows has web.out "bench web depth=16 conns_per_s=5984.5 mean=3000000 p95=4000000 instr_per_conn=90000 unit=instr"
+check web_echoes_linux_busybox has web.out "bench web_linux server=busybox conns_per_s=36.3 mean=38211316 p95=16284331 unit=instr"
+check web_echoes_linux_lwip has web.out "bench web_linux server=lwip conns_per_s=10879.2 mean=1764230 p95=1980058 unit=instr"
+check web_shows_linux_failures has web.out "note web_linux server=busybox: 10 of 300 connections failed"
+check web_compares_with_busybox has web.out "compare web hires_depth16=5984.5 linux_busybox=36.3 ratio=164.862"
+check web_says_target has web.out "target web ours >= linux: met (depth 16: 5984.5 connections/s, Linux with busybox httpd: 36.3)"
+check web_tables_linux_rows has web-table.md "| Linux guest: busybox httpd | 36.3 | 38211316 | 16284331 | - |"
+check web_passes has web.status 0
+
+console "web-client: conns=300 failed=0 conns_per_s=5984.5 mean=3000000 p95=4000000 unit=instr bytes=9" \
+	>"$consoles/web-depth-d16.log"
+experiment web
+check web_fails_when_a_server_does_not_report has web.status 1
+check web_still_shows_its_client_row has web.out "bench web depth=16 conns_per_s=5984.5 mean=3000000 p95=4000000 instr_per_conn=? unit=instr"
+check web_still_runs_linux has web.out "bench web_linux server=lwip conns_per_s=10879.2 mean=1764230 p95=1980058 unit=instr"
+
+experiment web --quick
+check web_quick_skips_linux has web.out "skipped: the Linux side (web_linux: not with --quick)"
 
 rm "$consoles/rtmix.log"
 experiment util

@@ -6,7 +6,7 @@ set -eu
 
 PKGS="make gcc libc6-dev binutils python3 qemu-system-x86 grub-pc-bin grub-common xorriso
 mtools musl-tools device-tree-compiler libfdt-dev cppcheck clang-format gnuplot-nox cpio
-shellcheck xz-utils apache2-utils curl"
+shellcheck xz-utils apache2-utils curl busybox-static"
 
 missing=""
 for p in $PKGS; do

@@ -1,14 +1,28 @@
 #!/bin/bash
-# mkinitramfs.sh - the initramfs eval/linux.sh boots Linux with: the static binary INIT as
-# /init and an empty /dev (lbench mounts devtmpfs there).  The same bytes on every build.
-# Usage: mkinitramfs.sh INIT OUT.cpio   (run by the top Makefile's eval section)
+# mkinitramfs.sh - an initramfs for the Linux guests of the evaluation: INIT as /init, an
+# empty /dev (the guest mounts devtmpfs there), /proc and /sys, and each FILE=PATH copied to
+# /PATH.  The same bytes on every build of the same files.
+# Usage: mkinitramfs.sh INIT OUT.cpio [FILE=PATH]...   (run by the top Makefile's eval section)
 set -euo pipefail
 
-[ $# -eq 2 ] || { echo "usage: mkinitramfs.sh INIT OUT.cpio" >&2; exit 2; }
-root=$2.root
+[ $# -ge 2 ] || { echo "usage: mkinitramfs.sh INIT OUT.cpio [FILE=PATH]..." >&2; exit 2; }
+init=$1 out=$2
+shift 2
+root=$out.root
 rm -rf "$root"
-mkdir -p "$root/dev"
-cp "$1" "$root/init"
-touch -h -d @0 "$root/init" "$root/dev"
-(cd "$root" && printf 'dev\ninit\n' | cpio --quiet -o -H newc --reproducible --owner=0:0) >"$2"
+mkdir -p "$root/dev" "$root/proc" "$root/sys"
+cp "$init" "$root/init"
+chmod 755 "$root/init"
+for f; do
+	src=${f%%=*} dst=${f#*=}
+	if [ "$src" = "$f" ] || [ -z "$dst" ]; then
+		echo "mkinitramfs: '$f' is not FILE=PATH" >&2
+		exit 2
+	fi
+	mkdir -p "$root/$(dirname "$dst")"
+	cp "$src" "$root/$dst"
+done
+find "$root" -exec touch -h -d @0 {} +
+(cd "$root" && find . -mindepth 1 | sed 's|^\./||' | LC_ALL=C sort |
+	cpio --quiet -o -H newc --reproducible --owner=0:0) >"$out"
 rm -rf "$root"
