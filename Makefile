@@ -138,9 +138,10 @@ $(B)/liblwip.a: $(LWIP_OBJS)
 	$(Q)rm -f $@
 	$(Q)ar rcs $@ $^
 
-# a program's own sources that include lwIP headers
+# a program's own sources that include lwIP headers: the headers must be unpacked first (an
+# explicit prerequisite: a pattern rule without a recipe would not order them)
 $(B)/u/subsystems/web/%.c.o: UCFLAGS += $(LWIP_INC)
-$(B)/u/subsystems/web/%.c.o: $(LWIP_STAMP)
+$(patsubst %,$(B)/u/%.o,$(wildcard subsystems/web/*.c)): $(LWIP_STAMP)
 
 # ---- host tools and host unit tests -------------------------------------------------
 $(B)/h/%.c.o: %.c | $(DEPS)
