@@ -169,8 +169,8 @@ serve(void)
 	ringif_inspect = server_inspect;
 	uint32_t ip = net_hdr()->ip;
 	printf("web: serving http://%u.%u.%u.%u:%u/ from '%s' at depth %u\n", ip >> 24,
-	       (ip >> 16) & 255, (ip >> 8) & 255, ip & 255, (unsigned) port,
-	       hr_bootinfo()->name, (unsigned) hr_bootinfo()->depth);
+	       (ip >> 16) & 255, (ip >> 8) & 255, ip & 255, (unsigned) port, hr_bootinfo()->name,
+	       (unsigned) hr_bootinfo()->depth);
 	return nif;
 }
 
@@ -393,7 +393,8 @@ probe(void *arg)
 		  "%zu bytes", f.len);
 	fetch(nif, probe_port++, HR_NET_IP(0), SECOND_PORT, "GET / HTTP/1.0\r\n\r\n", 18, 2000, &f);
 	hr_report("web_second_server_same_card_other_port",
-		  has(&f, "HTTP/1.0 200 OK\r\n") && has(&f, "HiRES") && f.closed, "%zu bytes", f.len);
+		  has(&f, "HTTP/1.0 200 OK\r\n") && has(&f, "HiRES") && f.closed, "%zu bytes",
+		  f.len);
 	/* the attack starts a second after the cards are up: look again in its midst */
 	sched_sleep(net_hdr()->ready_at + seconds(2));
 	check_pages(nif, "_under_attack");
