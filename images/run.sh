@@ -85,6 +85,7 @@ elif [ -n "${HR_HOSTFWD:-}" ]; then
 fi
 # a user watching a terminal: the root may clear the screen (hrtop redraws in place,
 # kernel/console.h); logs and tests get plain lines
+# shellcheck disable=SC2054
 [ -t 1 ] && args+=(-fw_cfg name=opt/hires/terminal,string=1)
 # shellcheck disable=SC2054
 [ "$icount" = 1 ] && args+=(-icount shift=0,sleep=off)
