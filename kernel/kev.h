@@ -26,6 +26,7 @@ struct kev_q {
 struct kev_notice {
 	uint32_t pos;
 	uint8_t set;
+	uint8_t idle; /* the latest said HR_KEV_IDLE: the parent sees the child blocked */
 };
 
 /* Append ev; 0, or HR_ENOMEM when the ring is full (counted as lost). */

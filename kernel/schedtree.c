@@ -170,6 +170,10 @@ schedtree_charge(struct comp *s, uint64_t tsc)
 		charge_up(s, tsc);
 }
 
+static struct comp *woke_from;
+static uint8_t woke_depth; /* woke_from's depth; 0 if none */
+static void woke_tell(void) __attribute__((noinline, cold));
+
 void
 schedtree_account(struct thd *from, struct thd *to, int level)
 {
@@ -186,6 +190,9 @@ schedtree_account(struct thd *from, struct thd *to, int level)
 	}
 	if (!to)
 		return;
+	/* the event threads told there live above woke_from: tell them before any may run */
+	if (__builtin_expect(to->depth < woke_depth, 0))
+		woke_tell();
 	idle_gen++; /* a thread runs: what schedtree_idle worked out no longer holds */
 	if (k == 0) {
 		/* every level opens now (from idle, or across the root's entities): one stamp
@@ -280,6 +287,8 @@ schedtree_unmake(struct comp *c)
 	for (unsigned i = 0; i < nowed; i++)
 		if (owed[i].s == c)
 			owed[i].s = 0;
+	if (woke_from == c)
+		woke_from = 0, woke_depth = 0;
 	timer_set(c, 0);
 	for (uint64_t i = 0; i < HR_SCHED_REGION_PAGES; i++)
 		ptq_refund(c, pt_unmap(c->pgtbl, HR_VA_SCHED + i * HR_PAGE_SIZE));
@@ -355,6 +364,11 @@ notice(struct comp *c, uint16_t type)
 
 	trace_kev_notice(&p->evq, p->region, &c->notice, type, c->id);
 	p->evt_pending = 1;
+	/* what p will believe of c once it reads its ring (a lost notice makes p resync and
+	 * wake every child: rm/subsys.c on_lost) */
+	c->notice.idle = type == HR_KEV_IDLE;
+	if (c == woke_from && c->notice.idle)
+		woke_from = 0, woke_depth = 0; /* idled again: nothing of it to tell above */
 }
 
 void
@@ -364,6 +378,43 @@ schedtree_post(struct comp *s, struct hr_kevent ev)
 		return;
 	queue(s, ev);
 	trace_activate(s); /* schedtree_activate, traced or not */
+}
+
+/*
+ * Whether or not a woken scheduler's parent p runs now, p has work again (a runnable child).
+ * If p had idled, its own parent was told HR_KEV_IDLE and sees p blocked; p's event thread
+ * did not run, so nothing else would tell it p woke, and it would never dispatch p again
+ * (nor anything below p: a thread there that a more urgent sibling of p preempted stays
+ * READY for ever once that sibling ends; web-depth-d2, image test-wake-depth).  So each
+ * ancestor told it idled is told it woke, up to the first whose parent already sees it
+ * runnable: one notice per level that idled (its HR_KEV_IDLE paid for it).  A parent reads
+ * its ring only when its event thread runs, and the event threads of p's ancestors are the
+ * threads above p's depth: the notices wait for the first dispatch of a thread there
+ * (schedtree_account), so the path from an interrupt to the woken thread stays the same at
+ * any depth (the timer and irq figures).  Should p idle again first, they are moot (its
+ * HR_KEV_IDLE is the truth again, notice).
+ */
+/* woke_from: the parent whose ancestors are still to be told, or NULL */
+
+static void
+woke_tell(void)
+{
+	for (struct comp *s = woke_from; s && s->notice.idle && s->parent && s->parent->is_sched;
+	     s = s->parent)
+		notice(s, HR_KEV_WAKE);
+	woke_from = 0;
+	woke_depth = 0;
+}
+
+static void
+woke_later(struct comp *p)
+{
+	if (woke_from && woke_from != p)
+		woke_tell();
+	woke_from = p;
+	woke_depth = p->depth;
+	if (cur && cur->depth < woke_depth)
+		woke_tell(); /* one of them runs now (and may not switch before it decides) */
 }
 
 /*
@@ -384,9 +435,11 @@ wake_up(struct comp *s)
 		 * runs.  Otherwise a child that sleeps a microsecond at a time would run its
 		 * parent's scheduler that often, on the time of the parent's reservations. */
 		if (ran || (cur && s->cs && !preempts(s->cs, cur)))
-			return;
+			break;
 		trace_activate(s->parent);
 	}
+	if (s->parent && s->parent->notice.idle)
+		woke_later(s->parent);
 }
 
 static void

@@ -2,7 +2,8 @@
  * schedtree_test.c - the armed-timer list of kernel/schedtree.c: a scheduler is on it exactly
  * while its timer is armed, a tick fires the due ones (and only those) and sets the
  * deadline to the earliest of the rest.  The clock is the host's TSC: "due" is a TSC of 1..3,
- * "not due" one far in the future.
+ * "not due" one far in the future.  Also which levels a switch charges, and who hears that a
+ * scheduler below an idle parent woke (wake_up).
  */
 #include "check.h"
 #include "schedtree.h"
@@ -105,11 +106,12 @@ int (*trace_kev_put)(struct kev_q *q, struct hr_sched_region *r, struct hr_keven
 int (*trace_kev_notice)(struct kev_q *q, struct hr_sched_region *r, struct kev_notice *n,
 			uint16_t type, uint16_t comp) = kev_notice;
 
+/* the wake-up tests dispatch: t runs now (the timer tests never get here) */
 void
 thd_dispatch(struct thd *t, int from_level)
 {
-	(void) t, (void) from_level;
-	abort();
+	schedtree_account(cur, t, from_level);
+	cur = t;
 }
 void
 thd_free(struct thd *t)
@@ -127,7 +129,7 @@ long
 thd_prepare(struct thd *t)
 {
 	(void) t;
-	abort();
+	return 0; /* every thread's component lives */
 }
 _Noreturn void
 thd_reschedule(struct comp *s)
@@ -138,7 +140,7 @@ thd_reschedule(struct comp *s)
 void
 thd_stop(void)
 {
-	abort();
+	cur = 0;
 }
 
 /* ---- helpers ------------------------------------------------------------------------------ */
@@ -348,4 +350,140 @@ TEST(switch_to_the_childs_cs_leaves_the_parent_charging_it)
 	charge(&ta, &cs1, 0);
 	CHECK(reg[1].slot[ta.id].consumed);
 	CHECK_EQ(reg[0].slot[cs1.id].consumed, 0);
+}
+
+/* ---- wake-ups below idle parents: every ancestor told HR_KEV_IDLE hears HR_KEV_WAKE ------ */
+
+static struct hr_sched_region wreg[4];
+static struct thd er, eu, eo, ei, tu, ti;
+static struct comp *wr, *wu, *wo, *wi;
+
+/*
+ * The shape of web-depth-d2: root R (fprr) with children U (priority 5) and O (priority
+ * 10); O's child I (depth 2).  Each has one event thread, which is also its c^s; tu is U's
+ * task, ti I's.  Every event thread waits.
+ */
+static void
+wtree(void)
+{
+	struct comp *c[4] = { &comps[20], &comps[21], &comps[22], &comps[23] };
+	struct thd *e[4] = { &er, &eu, &eo, &ei };
+
+	memset(wreg, 0, sizeof(wreg));
+	wr = c[0], wu = c[1], wo = c[2], wi = c[3];
+	for (int i = 0; i < 4; i++) {
+		*c[i] = (struct comp){ .id = (uint16_t) (20 + i), .state = COMP_LIVE };
+		c[i]->is_sched = 1;
+		c[i]->region = &wreg[i];
+		c[i]->idle_gen = UINT64_MAX; /* nothing worked out for an idle CPU: may_run */
+		*e[i] = (struct thd){ .id = (uint32_t) (1 + i), .state = HR_TS_EVWAIT };
+		e[i]->comp = e[i]->home = c[i];
+		c[i]->evt = c[i]->cs = e[i];
+	}
+	wu->parent = wo->parent = wr;
+	wi->parent = wo;
+	wu->depth = wo->depth = 1;
+	wi->depth = 2;
+	er.chain[0] = eu.chain[0] = eo.chain[0] = ei.chain[0] = wr;
+	eu.chain[1] = wu;
+	eo.chain[1] = ei.chain[1] = wo;
+	ei.chain[2] = wi;
+	eu.depth = eo.depth = 1;
+	ei.depth = 2;
+	tu = (struct thd){ .id = 5, .depth = 1, .state = HR_TS_READY, .chain = { wr, wu } };
+	tu.comp = tu.home = wu;
+	ti = (struct thd){ .id = 6, .depth = 2, .state = HR_TS_READY, .chain = { wr, wo, wi } };
+	ti.comp = ti.home = wi;
+	wu->up_slot = &wreg[0].slot[eu.id];
+	wo->up_slot = &wreg[0].slot[eo.id];
+	wi->up_slot = &wreg[2].slot[ei.id];
+	wu->up_slot->prio = 5;
+	wo->up_slot->prio = 10;
+	wi->up_slot->prio = 10;
+}
+
+/* I's thread sleeps: I idles, so O does (nothing else of it runs), and R hears of O. */
+static void
+both_idle(void)
+{
+	ei.state = HR_TS_READY;
+	cur = &ei;
+	CHECK_EQ(sys_event_wait(&ei), 1);
+	CHECK(cur == &eo); /* O ran to hear of I */
+	CHECK_EQ(sys_event_wait(&eo), 1);
+	CHECK(cur == &er); /* R ran to hear of O */
+}
+
+/* R reads its ring (it now sees O blocked) and waits again. */
+static void
+root_reads(void)
+{
+	wreg[0].ev_tail = wreg[0].ev_head;
+	wr->evt_pending = 0;
+	er.state = HR_TS_EVWAIT;
+}
+
+/* Does R's ring hold, unread, a notice that O woke? */
+static int
+root_told_o_woke(void)
+{
+	for (uint32_t i = wreg[0].ev_tail; i != wreg[0].ev_head; i++) {
+		const struct hr_kevent *ev = &wreg[0].ev[i % HR_KEV_RING];
+		if (ev->comp == wo->id)
+			return ev->type == HR_KEV_WAKE;
+	}
+	return 0;
+}
+
+static void
+frame_for_i(void)
+{
+	schedtree_notify(wi, (struct hr_kevent){ .type = HR_KEV_NET, .comp = wi->id });
+}
+
+TEST(a_wake_below_an_idle_parent_reaches_the_grandparent_when_the_cpu_is_busy)
+{
+	wtree();
+	both_idle();
+	root_reads();
+	cur = &tu; /* U, more urgent than O at R, runs */
+	frame_for_i();
+	CHECK(cur == &tu);		/* I's event thread does not preempt U ... */
+	CHECK(ei.state == HR_TS_READY); /* ... but has something to do */
+	thd_dispatch(&er, 0);		/* U ended: R's event thread runs */
+	CHECK(root_told_o_woke());	/* else R never dispatches O again */
+	cur = 0;
+}
+
+TEST(a_wake_below_an_idle_parent_reaches_the_grandparent_when_the_cpu_idles)
+{
+	wtree();
+	both_idle();
+	root_reads();
+	cur = 0;
+	frame_for_i();
+	CHECK(cur == &ei); /* I runs at once, without O or R */
+	thd_dispatch(&ti, 2);
+	/* nothing for R yet: the path to the woken thread costs the same at any depth */
+	CHECK_EQ(wreg[0].ev_head, wreg[0].ev_tail);
+	thd_dispatch(&er, 0); /* U preempts ti and ends, say: R's event thread runs */
+	CHECK(root_told_o_woke());
+	cur = 0;
+}
+
+TEST(a_wake_under_running_parents_tells_only_the_parent)
+{
+	wtree();
+	both_idle();
+	root_reads();
+	cur = 0;
+	frame_for_i();
+	thd_dispatch(&er, 0); /* R now knows O woke */
+	root_reads();
+	ei.state = HR_TS_EVWAIT; /* I's event thread switched to its task, which runs */
+	cur = 0;
+	frame_for_i();
+	thd_dispatch(&er, 0);
+	CHECK_EQ(wreg[0].ev_head, wreg[0].ev_tail); /* nothing more for R: it sees O runnable */
+	cur = 0;
 }

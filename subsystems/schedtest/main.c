@@ -16,6 +16,12 @@
  *               (pi_sleep): its scheduler hears of the block and the wake-up through the
  *               event protocol, runs its other thread meanwhile, cannot lift its parent's
  *               block itself, and never loses a wake-up.
+ *   deep_spin, burst (image test-wake-depth) deep_spin runs at depth 2, in a subsystem
+ *               inside a best-effort child of the root: it sleeps (its scheduler and the
+ *               one above it go idle), then spins, woken by its own scheduler's timer; a
+ *               more urgent child of the root, whose task burst sleeps and then spins and
+ *               exits, preempts it meanwhile.  deep_spin must run again once that child
+ *               has ended, with its ancestors' schedulers told it woke.
  */
 #include "rm/caps.h"
 #include "rm/child.h"
@@ -332,6 +338,47 @@ ev_worker(void *arg)
 	}
 }
 HR_TASK(ev_worker);
+
+/* ---- a wake-up at depth 2 after a root sibling preempted it ---------------------- */
+
+#define DEEP_NAP   5  /* ticks deep_spin sleeps: every scheduler above it idles */
+#define DEEP_SPIN  60 /* ticks it then spins, from its wake-up */
+#define BURST_SPIN 5  /* ticks burst spins, preempting deep_spin */
+
+/* inner's task (depth 2): sleep, spin, measure the longest time we did not run */
+static void
+deep_spin(void *arg)
+{
+	uint64_t tick = hr_tick_tsc(), gap = 0, last, end;
+	char why[120];
+
+	(void) arg;
+	sched_sleep(hr_tsc() + DEEP_NAP * tick);
+	last = hr_tsc();
+	for (end = last + DEEP_SPIN * tick; last < end;) {
+		uint64_t now = hr_tsc();
+		gap = now - last > gap ? now - last : gap;
+		last = now;
+	}
+	snprintf(why, sizeof(why), "longest time not running %lu ticks (want >= %d)",
+		 (unsigned long) (gap / tick), BURST_SPIN - 1);
+	check("deep_thread_preempted_by_a_root_sibling", gap >= (BURST_SPIN - 1) * tick, why);
+	check("deep_thread_runs_again_after_the_sibling_ends", 1, "");
+}
+HR_TASK(deep_spin);
+
+/* urgent's task: wake up while deep_spin spins, spin a little, and end (and so does our
+ * subsystem: nothing else is left in it) */
+static void
+burst(void *arg)
+{
+	uint64_t tick = hr_tick_tsc(), end;
+
+	sched_sleep(hr_tsc() + (uint64_t) (uintptr_t) arg * tick);
+	for (end = hr_tsc() + BURST_SPIN * tick; hr_tsc() < end;)
+		;
+}
+HR_TASK(burst);
 
 int
 hr_main(void)

@@ -97,6 +97,35 @@ gather_net(struct status_net *n)
 	n->http_open = h->open;
 }
 
+static struct status_frames frames[HRTOP_ROWS_MAX];
+
+/* The kernel's counters of the frames of comp (HR_CAP_SELF or a child's slot). */
+static struct status_frames
+frames_of(long comp)
+{
+	long v[4] = { hr_net_info(comp, HR_NI_RX_FRAMES, 0), hr_net_info(comp, HR_NI_RX_BYTES, 0),
+		      hr_net_info(comp, HR_NI_TX_FRAMES, 0), hr_net_info(comp, HR_NI_TX_BYTES, 0) };
+
+	if (v[0] < 0 || v[1] < 0 || v[2] < 0 || v[3] < 0)
+		return (struct status_frames){ 0 };
+	return (struct status_frames){ 1, (uint64_t) v[0], (uint64_t) v[1], (uint64_t) v[2],
+				       (uint64_t) v[3] };
+}
+
+/* Each row's frames that we may read: ours (row 0) and our own child subsystems'. */
+static void
+gather_frames(const struct toprow *r, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		long slot = r[i].depth == 1 && r[i].kind == TOPROW_SUBSYSTEM
+				    ? subsys_child_slot(r[i].name)
+				    : -1;
+		frames[i] = i == 0	? frames_of(HR_CAP_SELF)
+			    : slot >= 0 ? frames_of(slot)
+					: (struct status_frames){ 0 };
+	}
+}
+
 /* /status and /status.json: a fresh snapshot of our subtree, shares against the last. */
 static void
 status(const struct http_req *r, struct httpd_answer *a)
@@ -113,13 +142,10 @@ status(const struct http_req *r, struct httpd_answer *a)
 	cur ^= 1;
 	nrows[cur] = hrtop_snapshot(rows[cur], HRTOP_ROWS_MAX);
 	gather_net(&net);
-	v = (struct status_view){ rows[cur],
-				  nrows[cur],
-				  rows[cur ^ 1],
-				  nrows[cur ^ 1],
-				  hrtop_uptime(),
-				  hr_bootinfo()->tsc_hz,
-				  &net };
+	gather_frames(rows[cur], nrows[cur]);
+	v = (struct status_view){ rows[cur],	  nrows[cur],	  rows[cur ^ 1],
+				  nrows[cur ^ 1], hrtop_uptime(), hr_bootinfo()->tsc_hz,
+				  &net,		  frames };
 	size_t n = json ? status_json(buf, STATUS_MAX, &v) : status_html(buf, STATUS_MAX, &v);
 	*a = (struct httpd_answer){ HTTP_OK, json ? "application/json" : "text/html; charset=utf-8",
 				    buf, n, buf };

@@ -90,6 +90,16 @@ json_row(struct out *o, const struct status_view *v, unsigned i)
 	else
 		put(o, "\"mem_pages\":%u,\"mem_bound\":%u,", (unsigned) r->mem_used,
 		    (unsigned) r->mem_bound);
+	if (v->frames && v->frames[i].known)
+		put(o,
+		    "\"frames_in\":%llu,\"bytes_in\":%llu,\"frames_out\":%llu,\"bytes_out\":%llu,",
+		    (unsigned long long) v->frames[i].rx_frames,
+		    (unsigned long long) v->frames[i].rx_bytes,
+		    (unsigned long long) v->frames[i].tx_frames,
+		    (unsigned long long) v->frames[i].tx_bytes);
+	else
+		put(o,
+		    "\"frames_in\":null,\"bytes_in\":null,\"frames_out\":null,\"bytes_out\":null,");
 	put(o, "\"source\":\"%s\"}", r->flags & TOPROW_CLAIM ? "claim" : "seen");
 }
 
@@ -141,6 +151,14 @@ html_row(struct out *o, const struct status_view *v, unsigned i)
 		put(o, "<td>-</td>");
 	else
 		put(o, "<td>%u/%u</td>", (unsigned) r->mem_used, (unsigned) r->mem_bound);
+	if (v->frames && v->frames[i].known)
+		put(o, "<td>%llu / %llu</td><td>%llu / %llu</td>",
+		    (unsigned long long) v->frames[i].rx_frames,
+		    (unsigned long long) v->frames[i].rx_bytes,
+		    (unsigned long long) v->frames[i].tx_frames,
+		    (unsigned long long) v->frames[i].tx_bytes);
+	else
+		put(o, "<td>-</td><td>-</td>");
 	put(o, "<td>%s</td></tr>\n", r->flags & TOPROW_CLAIM ? "claim" : "seen");
 }
 

@@ -23,6 +23,13 @@ struct status_net {
 	uint64_t http_conns, http_requests, http_errors, http_open;
 };
 
+/* One row's frames, as the kernel counted them (rows[0], ourselves, and our own child
+ * subsystems, whose counters we may read; known 0 for the rest: their own view). */
+struct status_frames {
+	int known;
+	uint64_t rx_frames, rx_bytes, tx_frames, tx_bytes;
+};
+
 struct status_view {
 	const struct toprow *rows; /* rows[0]: the serving subsystem, then its subtree */
 	unsigned n;
@@ -30,6 +37,7 @@ struct status_view {
 	unsigned nprev;
 	uint64_t uptime, tsc_hz; /* TSC since boot, TSC per second */
 	const struct status_net *net;
+	const struct status_frames *frames; /* frames[i] for rows[i] (NULL: none known) */
 };
 
 /* The page into buf[0..cap): its length, or 0 if it does not fit. */

@@ -104,7 +104,8 @@ TEST(json_is_valid_and_says_each_row)
 	struct toprow rows[3] = { row("web", 0, TOPROW_SUBSYSTEM, 500),
 				  row("server", 1, TOPROW_TASK, 400),
 				  row("we\"ird\\<b>", 1, TOPROW_SUBSYSTEM, 100) };
-	struct status_view v = { rows, 3, 0, 0, 1000, 1000, &net };
+	struct status_frames fr[3] = { { 1, 5, 500, 6, 600 }, { 0 }, { 1, 0, 0, 0, 0 } };
+	struct status_view v = { rows, 3, 0, 0, 1000, 1000, &net, fr };
 	char buf[4096];
 
 	rows[0].res = 1;
@@ -121,6 +122,9 @@ TEST(json_is_valid_and_says_each_row)
 	CHECK(strstr(buf, "we\\\"ird\\\\<b>") != 0);
 	CHECK(strstr(buf, "\"source\":\"claim\"") != 0);
 	CHECK(strstr(buf, "\"requests\":7") != 0);
+	CHECK(strstr(buf, "\"frames_in\":5,\"bytes_in\":500,\"frames_out\":6,\"bytes_out\":600") !=
+	      0);
+	CHECK(strstr(buf, "\"frames_in\":null") != 0); /* the task */
 }
 
 TEST(the_share_over_the_interval_comes_from_the_previous_sample)
