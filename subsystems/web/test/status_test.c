@@ -131,7 +131,7 @@ TEST(the_share_over_the_interval_comes_from_the_previous_sample)
 {
 	struct toprow prev[1] = { row("web", 0, TOPROW_SUBSYSTEM, 100) };
 	struct toprow now[1] = { row("web", 0, TOPROW_SUBSYSTEM, 300) };
-	struct status_view v = { now, 1, prev, 1, 2000, 1000, &net };
+	struct status_view v = { now, 1, prev, 1, 2000, 1000, &net, 0 };
 	char buf[2048];
 
 	prev[0].at = 0;
@@ -142,7 +142,7 @@ TEST(the_share_over_the_interval_comes_from_the_previous_sample)
 TEST(html_escapes_names_and_a_page_that_does_not_fit_is_0)
 {
 	struct toprow rows[1] = { row("<script>", 0, TOPROW_SUBSYSTEM, 0) };
-	struct status_view v = { rows, 1, 0, 0, 1000, 1000, &net };
+	struct status_view v = { rows, 1, 0, 0, 1000, 1000, &net, 0 };
 	char buf[4096];
 
 	CHECK(status_html(buf, sizeof(buf), &v) > 0);
@@ -155,7 +155,7 @@ TEST(html_escapes_names_and_a_page_that_does_not_fit_is_0)
 TEST(a_full_tree_fits_the_server_buffer)
 {
 	static struct toprow rows[64];
-	struct status_view v = { rows, 64, 0, 0, 1000, 1000, &net };
+	struct status_view v = { rows, 64, 0, 0, 1000, 1000, &net, 0 };
 	static char buf[32768];
 
 	for (unsigned i = 0; i < 64; i++) {
