@@ -413,8 +413,11 @@ woke_later(struct comp *p)
 		woke_tell();
 	woke_from = p;
 	woke_depth = p->depth;
-	if (cur && cur->depth < woke_depth)
-		woke_tell(); /* one of them runs now (and may not switch before it decides) */
+	/* one of those event threads runs now, and may decide before any switch: tell it now;
+	 * any other thread there leaves the telling to the next dispatch (schedtree_account),
+	 * off the path from the interrupt to the woken thread */
+	if (cur && cur->depth < woke_depth && cur->home && cur->home->evt == cur)
+		woke_tell();
 }
 
 /*
