@@ -4,6 +4,7 @@
  * of ours, and our own report to our parent, published by our event thread.
  */
 #include "hrtop.h"
+#include "kernel/abi/hr_net.h"
 #include "child.h"
 #include "delegate.h"
 #include "desc.h"
@@ -203,11 +204,19 @@ hrtop_snapshot(struct toprow *rows, unsigned max)
 	return gather(rows, max);
 }
 
-__attribute__((weak)) long
+long
 hrtop_net(const struct toprow *r)
 {
-	(void) r;
-	return -1;
+	long comp = r->depth == 0				   ? HR_CAP_SELF
+		    : r->depth == 1 && r->kind == TOPROW_SUBSYSTEM ? subsys_child_slot(r->name)
+								   : -1;
+	long in, out;
+
+	if (comp < 0 || hr_net_info(HR_CAP_SELF, HR_NI_CARDS, 0) <= 0)
+		return -1; /* not ours to read, or a machine without a card */
+	in = hr_net_info(comp, HR_NI_RX_FRAMES, 0);
+	out = hr_net_info(comp, HR_NI_TX_FRAMES, 0);
+	return in < 0 || out < 0 ? -1 : in + out;
 }
 
 uint64_t

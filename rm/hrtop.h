@@ -63,8 +63,9 @@ uint64_t hrtop_consumed_self(void);
 uint64_t hrtop_uptime(void);
 
 /*
- * The network column: interrupts and packets of the entity in row r, or -1 ("-").  A weak
- * definition answers -1 for every row until the network layer defines its own.
+ * The network column: frames the kernel passed to and from the entity of row r (received
+ * and sent, hr_net.h), for the rows whose counters we may read: ourselves and our own child
+ * subsystems; -1 ("-") for the others (tasks share ours; deeper rows are a child's).
  */
 long hrtop_net(const struct toprow *r);
 
