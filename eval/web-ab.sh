@@ -16,11 +16,13 @@ port=${WEB_AB_PORT:-18080} n=${WEB_AB_N:-2000}
 kvm=()
 [ "${KVM:-0}" = 1 ] && kvm=(--kvm)
 
+: >"$EVAL_OUT/web-ab.lines"
 for img in "${IMAGES[@]}"; do
 	make -s --no-print-directory image IMAGE="$img" >/dev/null
 	log=$EVAL_LOGS/$img.log
-	HR_HOSTFWD=$port bash images/run.sh "build/images/$img/$img.iso" --timeout 600 "${kvm[@]}" \
-		>"$log" 2>&1 </dev/null &
+	# a session of its own, so that stopping it stops QEMU too (run.sh runs it under timeout)
+	HR_HOSTFWD=$port setsid bash images/run.sh "build/images/$img/$img.iso" --timeout 600 \
+		"${kvm[@]}" >"$log" 2>&1 </dev/null &
 	qemu=$!
 	up=0
 	for _ in $(seq 1 120); do
@@ -28,12 +30,12 @@ for img in "${IMAGES[@]}"; do
 		sleep 1
 	done
 	if [ "$up" = 0 ]; then
-		kill "$qemu" 2>/dev/null; wait "$qemu" 2>/dev/null
+		kill -- -"$qemu" 2>/dev/null; wait "$qemu" 2>/dev/null
 		echo "error: $img: the server did not answer on 127.0.0.1:$port (console: $log)" >&2
 		exit 1
 	fi
 	ab -q -n "$n" -c 20 "http://127.0.0.1:$port/" >"$EVAL_LOGS/$img.ab" 2>&1 || true
-	kill "$qemu" 2>/dev/null; wait "$qemu" 2>/dev/null || true
+	kill -- -"$qemu" 2>/dev/null; wait "$qemu" 2>/dev/null || true
 	awk -v d="${img##*-d}" '
 		/^Requests per second:/ { rps = $4 }
 		/^Time per request:.*\(mean\)$/ { mean = $4 }
@@ -42,5 +44,11 @@ for img in "${IMAGES[@]}"; do
 		END {
 			if (rps == "") { print "error: no figures from ab" > "/dev/stderr"; exit 1 }
 			printf "bench web-ab depth=%s conns_per_s=%s mean_ms=%s p95_ms=%s failed=%s\n", d, rps, mean, p95, failed
-		}' "$EVAL_LOGS/$img.ab"
+		}' "$EVAL_LOGS/$img.ab" | tee -a "$EVAL_OUT/web-ab.lines"
 done
+# the table web.sh writes, from ab's figures
+{
+	echo "| depth | connections / s | mean latency (ms) | p95 latency (ms) | failed |"
+	echo "| ---: | ---: | ---: | ---: | ---: |"
+	tr '=' ' ' <"$EVAL_OUT/web-ab.lines" | awk '{ printf "| %s | %s | %s | %s | %s |\n", $4, $6, $8, $10, $12 }'
+} | tee "$EVAL_OUT/web-ab-table.md"
