@@ -217,7 +217,7 @@ $(LBENCH_CPIO): $(LBENCH) eval/linux/mkinitramfs.sh
 $(WEBNET): $(WEBNET_SRCS) $(B)/liblwip.a | $(DEPS)
 	$(call say,UCC,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(UCC) -std=gnu11 -O2 $(WARN) $(LWIP_INC) -Isubsystems/web $(ULDFLAGS) -o $@ \
+	$(Q)$(UCC) -std=gnu11 -O2 $(WARN) $(LWIP_INC) -I. -Isubsystems/web $(ULDFLAGS) -o $@ \
 		$(WEBNET_SRCS) $(B)/liblwip.a
 
 $(WEB_PAGE): eval/linux/webpage.c subsystems/web/pages.c | $(DEPS)

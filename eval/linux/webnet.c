@@ -29,6 +29,7 @@
 #include "client.h"
 #include "httpd.h"
 #include "pages.h"
+#include "rm/rand.h"
 
 #include "lwip/etharp.h"
 #include "lwip/init.h"
@@ -75,11 +76,8 @@ lwip_port_rand(void)
 {
 	static uint64_t x = 88172645463325252ull;
 
-	x ^= now_ns();
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	return (unsigned) x;
+	x ^= now_ns(); /* a clock mixed in: sequence numbers differ from boot to boot */
+	return (unsigned) hr_rand(&x);
 }
 
 static void

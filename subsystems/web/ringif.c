@@ -2,6 +2,7 @@
 #include "ringif.h"
 #include "lib/bytes.h"
 #include "rm/net.h"
+#include "rm/rand.h"
 #include "rm/runtime.h"
 #include "rm/sched.h"
 
@@ -38,11 +39,8 @@ lwip_port_rand(void)
 {
 	static uint64_t x = 88172645463325252ull;
 
-	x ^= hr_tsc();
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	return (unsigned) x;
+	x ^= hr_tsc(); /* a clock mixed in: sequence numbers differ from boot to boot */
+	return (unsigned) hr_rand(&x);
 }
 
 /* Copy lwIP's frame p into a transmit slot and hand the ring to the kernel. */
