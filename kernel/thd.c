@@ -16,7 +16,7 @@
 
 struct thd thds[HR_THD_MAX];
 struct thd *cur;
-static struct thd *fpu_owner;		  /* whose x87/SSE state the registers hold */
+struct thd *fpu_owner;			  /* whose x87/SSE state the registers hold */
 static struct thd *free_head, *free_tail; /* FIFO: ids are reused as late as possible */
 
 void
@@ -65,6 +65,18 @@ release_stacks(struct thd *t)
 }
 
 void
+thd_fpu_claim(struct thd *t)
+{
+	hw_fpu_trap(0);
+	if (fpu_owner == t)
+		return;
+	if (fpu_owner)
+		hw_fpu_save(&fpu_owner->fpu);
+	hw_fpu_restore(&t->fpu);
+	fpu_owner = t;
+}
+
+void
 thd_free(struct thd *t)
 {
 	if (t == fpu_owner)
@@ -104,12 +116,17 @@ thd_dispatch(struct thd *t, int from_level)
 {
 	trace_account(cur, t, from_level); /* schedtree_account, traced or not */
 	cur = t;
-	if (fpu_owner != t) {
-		if (fpu_owner)
-			hw_fpu_save(&fpu_owner->fpu);
-		hw_fpu_restore(&t->fpu);
-		fpu_owner = t;
-	}
+	/*
+	 * Between threads of one component the switch is lazy: the registers keep
+	 * fpu_owner's state until t touches them (#NM: thd_fpu_claim), so threads that never
+	 * use x87/SSE never pay fxsave and fxrstor, 512 bytes each.  Into another component
+	 * it is eager: registers left holding one component's values while another runs could
+	 * be read speculatively on CPUs open to LazyFP (CVE-2018-3665).
+	 */
+	if (fpu_owner && fpu_owner != t && fpu_owner->comp == t->comp)
+		hw_fpu_trap(1);
+	else
+		thd_fpu_claim(t);
 	hw_set_current(&t->regs);
 	hw_set_space(t->comp->pgtbl, t->fs);
 }

@@ -55,6 +55,18 @@ struct thd *thd_alloc(void);
 void thd_free(struct thd *t);
 /* Run t next: page table and FS base (hw_set_space), register frame, accounting
  * (schedtree.c). */
+/* t, running, used x87/SSE while the registers held another thread's state (#NM): save
+ * that state, load t's, and let t go on. */
+void thd_fpu_claim(struct thd *t);
+/* t, running, moves into another component (an invocation or its return): the registers
+ * must hold t's own state there, not a thread's of the component it leaves (thd.c). */
+extern struct thd *fpu_owner; /* whose x87/SSE state the registers hold (thd.c) */
+static inline void
+thd_fpu_settle(struct thd *t)
+{
+	if (fpu_owner != t)
+		thd_fpu_claim(t);
+}
 void thd_dispatch(struct thd *t, int from_level);
 /* Pop frames returning into dead components; 0 if t can run, HR_ESTATE if it never can
  * again (the caller frees it). */

@@ -89,6 +89,7 @@ user_fault(struct thd *t, struct regs *r)
 		t->regs.rax = (uint64_t) HR_EFAULTED;
 		comp_end(c, COMP_FAULTED, t, vec, ip, addr);
 		if (t == cur && thd_prepare(t) == 0) {
+			thd_fpu_settle(t);
 			hw_set_space(t->comp->pgtbl, t->fs);
 			return;
 		}
@@ -119,6 +120,10 @@ trap(struct regs *r)
 	}
 	if (r->vector == 8) /* its frame is on the IST stack, not the thread's: a kernel bug */
 		panic("double fault from user mode at ip %lx", r->rip);
+	if (r->vector == 7) { /* device not available: the lazy FPU switch (thd.c) */
+		thd_fpu_claim(cur);
+		return;
+	}
 	user_fault(cur, r);
 }
 

@@ -116,6 +116,25 @@ hw_fpu_restore(const struct hw_fpu *f)
 	__asm__ volatile("fxrstor64 %0" : : "m"(*f));
 }
 
+/* CR0.TS as we last wrote it: a switch writes CR0 only when it changes */
+static int ts_set;
+
+void
+hw_fpu_trap(int on)
+{
+	uint64_t cr0;
+
+	if (on == ts_set)
+		return;
+	ts_set = on;
+	if (!on) {
+		__asm__ volatile("clts");
+		return;
+	}
+	__asm__ volatile("mov %%cr0, %0" : "=r"(cr0));
+	__asm__ volatile("mov %0, %%cr0" : : "r"(cr0 | (1ull << 3)));
+}
+
 void
 hw_fpu_clean(struct hw_fpu *f)
 {

@@ -173,6 +173,8 @@ struct hw_fpu {
 void hw_fpu_save(struct hw_fpu *f);
 void hw_fpu_restore(const struct hw_fpu *f);
 void hw_fpu_clean(struct hw_fpu *f); /* the state of a fresh thread */
+/* Make the next x87/SSE instruction trap (#NM, vector 7) or not (CR0.TS). */
+void hw_fpu_trap(int on);
 
 static inline uint64_t
 hw_tsc(void)
