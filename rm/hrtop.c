@@ -47,16 +47,30 @@ named(struct toprow *r, const char *name, const char *policy)
 	snprintf(r->policy, sizeof(r->policy), "%s", policy ? policy : "");
 }
 
-uint64_t
-hrtop_consumed_self(void)
+/* What the kernel charged to our threads, and to our children's (their c^s) unless own. */
+static uint64_t
+consumed(int own)
 {
 	struct hr_sched_region *reg = hr_region();
+	uint32_t want = own ? HR_SLOT_OWNED : HR_SLOT_OWNED | HR_SLOT_CS;
 	uint64_t sum = 0;
 
 	for (unsigned t = 1; t < HR_THD_MAX; t++)
-		if (reg->slot[t].flags & (HR_SLOT_OWNED | HR_SLOT_CS))
+		if (reg->slot[t].flags & want && !(own && reg->slot[t].flags & HR_SLOT_CS))
 			sum += reg->slot[t].consumed;
 	return sum;
+}
+
+uint64_t
+hrtop_consumed_self(void)
+{
+	return consumed(0);
+}
+
+uint64_t
+hrtop_consumed_own(void)
+{
+	return consumed(1);
 }
 
 /* Ourselves: what the kernel charged to all our threads and children, our supply. */
@@ -205,14 +219,22 @@ hrtop_snapshot(struct toprow *rows, unsigned max)
 }
 
 long
+hrtop_row_comp(const struct toprow *r)
+{
+	if (r->depth == 0)
+		return HR_CAP_SELF;
+	return r->depth == 1 && r->kind == TOPROW_SUBSYSTEM ? subsys_child_slot(r->name) : -1;
+}
+
+long
 hrtop_net(const struct toprow *r)
 {
-	long comp = r->depth == 0				   ? HR_CAP_SELF
-		    : r->depth == 1 && r->kind == TOPROW_SUBSYSTEM ? subsys_child_slot(r->name)
-								   : -1;
-	long in, out;
+	static long cards = -1; /* the kernel finds its cards at boot: ask once */
+	long comp = hrtop_row_comp(r), in, out;
 
-	if (comp < 0 || hr_net_info(HR_CAP_SELF, HR_NI_CARDS, 0) <= 0)
+	if (cards < 0)
+		cards = hr_net_info(HR_CAP_SELF, HR_NI_CARDS, 0);
+	if (comp < 0 || cards <= 0)
 		return -1; /* not ours to read, or a machine without a card */
 	in = hr_net_info(comp, HR_NI_RX_FRAMES, 0);
 	out = hr_net_info(comp, HR_NI_TX_FRAMES, 0);

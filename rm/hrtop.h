@@ -59,6 +59,8 @@ hrtop_wanted(const volatile uint32_t *parent_asks)
 
 /* What the kernel charged to all our threads and children, in TSC (rows[0].consumed). */
 uint64_t hrtop_consumed_self(void);
+/* The same for our own threads only, not our child subsystems'. */
+uint64_t hrtop_consumed_own(void);
 /* TSC since boot, by the kernel's clock (what BOOT% divides by). */
 uint64_t hrtop_uptime(void);
 
@@ -68,5 +70,8 @@ uint64_t hrtop_uptime(void);
  * subsystems; -1 ("-") for the others (tasks share ours; deeper rows are a child's).
  */
 long hrtop_net(const struct toprow *r);
+/* The component row r stands for, as the kernel's calls name it: HR_CAP_SELF for row 0,
+ * the slot of a child subsystem of ours; -1 for the others (tasks, deeper rows). */
+long hrtop_row_comp(const struct toprow *r);
 
 #endif

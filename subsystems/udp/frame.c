@@ -4,19 +4,6 @@
 
 #include <string.h>
 
-/* The IPv4 header checksum of the 20 bytes at h. */
-static uint16_t
-ip_sum(const uint8_t *h)
-{
-	uint32_t s = 0;
-
-	for (int i = 0; i < 20; i += 2)
-		s += be16_get(h + i);
-	while (s >> 16)
-		s = (s & 0xffff) + (s >> 16);
-	return (uint16_t) ~s;
-}
-
 unsigned
 frame_udp(uint8_t *f, const struct udp_view *v)
 {
@@ -32,7 +19,7 @@ frame_udp(uint8_t *f, const struct udp_view *v)
 	ip[9] = 17; /* UDP */
 	be32_put(ip + 12, v->src_ip);
 	be32_put(ip + 16, v->dst_ip);
-	be16_put(ip + 10, ip_sum(ip));
+	be16_put(ip + 10, inet_sum(ip, 20, 0));
 	be16_put(udp, v->src_port);
 	be16_put(udp + 2, v->dst_port);
 	be16_put(udp + 4, (uint16_t) (8 + v->len));

@@ -117,12 +117,8 @@ static void
 gather_frames(const struct toprow *r, unsigned n)
 {
 	for (unsigned i = 0; i < n; i++) {
-		long slot = r[i].depth == 1 && r[i].kind == TOPROW_SUBSYSTEM
-				    ? subsys_child_slot(r[i].name)
-				    : -1;
-		frames[i] = i == 0	? frames_of(HR_CAP_SELF)
-			    : slot >= 0 ? frames_of(slot)
-					: (struct status_frames){ 0 };
+		long comp = hrtop_row_comp(&r[i]);
+		frames[i] = comp >= 0 ? frames_of(comp) : (struct status_frames){ 0 };
 	}
 }
 
@@ -268,29 +264,15 @@ bench_done(void)
 	       (h->closed && !h->open && sys_now() - h->last_ms > BENCH_QUIET_MS);
 }
 
-/* What the kernel charged to our own threads (not to child subsystems: at depth 0 the
- * client is one), in TSC. */
-static uint64_t
-own_consumed(void)
-{
-	struct hr_sched_region *reg = hr_region();
-	uint64_t sum = 0;
-
-	for (unsigned t = 1; t < HR_THD_MAX; t++)
-		if ((reg->slot[t].flags & (HR_SLOT_OWNED | HR_SLOT_CS)) == HR_SLOT_OWNED)
-			sum += reg->slot[t].consumed;
-	return sum;
-}
-
 static void
 bench_server(void *arg)
 {
 	struct netif *nif = serve();
-	uint64_t used = own_consumed();
+	uint64_t used = hrtop_consumed_own();
 
 	bench_conns = (unsigned) (uintptr_t) arg;
 	ringif_run(nif, bench_done);
-	used = own_consumed() - used;
+	used = hrtop_consumed_own() - used;
 	report_server();
 	printf("web-server: conns=%u instr_per_conn=%llu\n", bench_conns,
 	       (unsigned long long) (bench_conns ? used / bench_conns : 0));
@@ -502,7 +484,8 @@ syn_frame(uint8_t *f, const uint8_t server_mac[6], uint16_t sport, uint32_t seq)
 {
 	const struct hr_net_hdr *h = net_hdr();
 	uint8_t *ip = f + 14, *t = f + 34;
-	uint32_t sum = 0;
+	uint32_t pseudo = (h->ip >> 16) + (h->ip & 0xffff) + (HR_NET_IP(0) >> 16) +
+			  (HR_NET_IP(0) & 0xffff) + 6 + 20; /* addresses, protocol, TCP length */
 
 	memset(f, 0, 54);
 	memcpy(f, server_mac, 6);
@@ -514,24 +497,14 @@ syn_frame(uint8_t *f, const uint8_t server_mac[6], uint16_t sport, uint32_t seq)
 	ip[9] = 6;
 	be32_put(ip + 12, h->ip);
 	be32_put(ip + 16, HR_NET_IP(0));
-	for (unsigned i = 0; i < 20; i += 2)
-		sum += be16_get(ip + i);
+	be16_put(ip + 10, inet_sum(ip, 20, 0));
 	be16_put(t, sport);
 	be16_put(t + 2, HTTP_PORT);
 	be32_put(t + 4, seq);
 	t[12] = 5 << 4;
 	t[13] = 0x02;
 	be16_put(t + 14, 8192);
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	be16_put(ip + 10, (uint16_t) ~sum);
-	sum = (h->ip >> 16) + (h->ip & 0xffff) + (HR_NET_IP(0) >> 16) + (HR_NET_IP(0) & 0xffff) +
-	      6 + 20;
-	for (unsigned i = 0; i < 20; i += 2)
-		sum += be16_get(t + i);
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	be16_put(t + 16, (uint16_t) ~sum);
+	be16_put(t + 16, inet_sum(t, 20, pseudo));
 	return 54;
 }
 
