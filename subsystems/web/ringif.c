@@ -123,11 +123,9 @@ receive(struct netif *nif)
 	const struct hr_net_slot *s;
 
 	while ((s = net_recv())) {
-		struct pbuf *p = pbuf_alloc(PBUF_RAW, s->len, PBUF_POOL);
-		if (p && ringif_inspect && ringif_inspect(s->frame, s->len)) {
-			pbuf_free(p);
-			p = 0;
-		}
+		struct pbuf *p = ringif_inspect && ringif_inspect(s->frame, s->len)
+					 ? 0
+					 : pbuf_alloc(PBUF_RAW, s->len, PBUF_POOL);
 		if (p) {
 			pbuf_take(p, s->frame, s->len);
 			stats.rx++;
