@@ -145,7 +145,7 @@ kind_word(const struct toprow *r)
 
 int
 toprow_line(char *buf, size_t len, const struct toprow *r, double now, uint64_t uptime,
-	    long irq_pkts)
+	    long frames)
 {
 	char name[64], res[40], cpu[16] = "-", mem[32] = "-", net[24] = "-";
 
@@ -155,8 +155,8 @@ toprow_line(char *buf, size_t len, const struct toprow *r, double now, uint64_t 
 	if (r->mem_used != TOPROW_NONE && r->mem_bound != TOPROW_NONE)
 		snprintf(mem, sizeof(mem), "%u/%u", (unsigned) r->mem_used,
 			 (unsigned) r->mem_bound);
-	if (irq_pkts >= 0)
-		snprintf(net, sizeof(net), "%ld", irq_pkts);
+	if (frames >= 0)
+		snprintf(net, sizeof(net), "%ld", frames);
 	return snprintf(buf, len, "%-22s %-4s %-6s %-16s %6s %6.1f %5u %11s %5s %s", name,
 			kind_word(r), r->policy[0] ? r->policy : "-",
 			toprow_res(r, res, sizeof(res)), cpu, toprow_pct(r->consumed, uptime),

@@ -89,11 +89,11 @@ int toprow_header(char *buf, size_t len);
 /*
  * One row as a line: name indented two spaces per depth, what it is, policy, reservation,
  * CPU share over the last interval (now; "-" for -1) and since boot (of `uptime` TSC),
- * deadline misses, memory held/bound in pages, the network column (irq_pkts: "-" for
- * negative, until the network layer reports) and where the figures come from: "seen" (our
+ * deadline misses, memory held/bound in pages, the network column (frames: "-" for
+ * negative: hrtop_net) and where the figures come from: "seen" (our
  * scheduler and the kernel) or "claim" (a child's report).  Returns what snprintf does.
  */
 int toprow_line(char *buf, size_t len, const struct toprow *r, double now, uint64_t uptime,
-		long irq_pkts);
+		long frames);
 
 #endif
