@@ -184,14 +184,6 @@ comp_destroy(struct comp *c)
 	c->state = COMP_FREE;
 }
 
-void
-comp_stack_give(struct comp *c, int stk, const struct comp *caller)
-{
-	c->stk_free |= 1ull << stk;
-	if (c->stk_held[caller->id])
-		c->stk_held[caller->id]--;
-}
-
 /* ---- system calls -------------------------------------------------------------------- */
 
 long

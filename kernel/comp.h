@@ -76,8 +76,15 @@ struct comp {
 extern struct comp comps[HR_COMP_MAX];
 
 void comp_pool_init(void);
-/* Stack stk of c's invocation pool is free again; caller had taken it. */
-void comp_stack_give(struct comp *c, int stk, const struct comp *caller);
+/* Stack stk of c's invocation pool is free again; caller had taken it (inline: ret's fast
+ * path). */
+static inline void
+comp_stack_give(struct comp *c, int stk, const struct comp *caller)
+{
+	c->stk_free |= 1ull << stk;
+	if (c->stk_held[caller->id])
+		c->stk_held[caller->id]--;
+}
 /* A fresh live component with an empty address space, child of parent; NULL if none. */
 struct comp *comp_new(struct comp *parent);
 /* The live component a COMP capability in `self`'s table names, or NULL. */

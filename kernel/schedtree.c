@@ -207,6 +207,24 @@ schedtree_account(struct thd *from, struct thd *to, int level)
 	}
 }
 
+void
+schedtree_account_down(struct thd *from, struct thd *to, int k)
+{
+	uint64_t now;
+
+	if (nowed)
+		owed_pay();
+	now = hw_tsc() - stolen;
+	from->chain[k]->region->slot[from->id].consumed += now - opened(k);
+	if (__builtin_expect(to->depth < woke_depth, 0))
+		woke_tell();
+	idle_gen++;
+	for (int i = k; i <= to->depth; i++) {
+		since[i] = now;
+		since_gen[i] = open_gen;
+	}
+}
+
 long
 schedtree_make(struct comp *c, struct comp *parent, struct thd *cs)
 {

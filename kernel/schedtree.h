@@ -23,6 +23,10 @@ uint32_t schedtree_rep(const struct thd *t, int level);
 void schedtree_publish(const struct thd *t);
 /* Charge time and move the accounting from cur to next (either may be NULL: idle). */
 void schedtree_account(struct thd *from, struct thd *to, int from_level);
+/* The same when from is owned by the scheduler at depth k (from->depth == k) and to is
+ * seen by it (to->chain[k] is from's): from's slot at level k closes, and to's open from
+ * level k down to its own.  Exact for these cases without diverge's walk. */
+void schedtree_account_down(struct thd *from, struct thd *to, int k);
 /* Charge tsc of kernel work done for s (its frames) to s at every level, not to cur (its
  * ancestors' views at the next dispatch, before any of them can look). */
 void schedtree_charge(struct comp *s, uint64_t tsc);

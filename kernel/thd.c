@@ -116,19 +116,7 @@ thd_dispatch(struct thd *t, int from_level)
 {
 	trace_account(cur, t, from_level); /* schedtree_account, traced or not */
 	cur = t;
-	/*
-	 * Between threads of one component the switch is lazy: the registers keep
-	 * fpu_owner's state until t touches them (#NM: thd_fpu_claim), so threads that never
-	 * use x87/SSE never pay fxsave and fxrstor, 512 bytes each.  Into another component
-	 * it is eager: registers left holding one component's values while another runs could
-	 * be read speculatively on CPUs open to LazyFP (CVE-2018-3665).
-	 */
-	if (fpu_owner && fpu_owner != t && fpu_owner->comp == t->comp)
-		hw_fpu_trap(1);
-	else
-		thd_fpu_claim(t);
-	hw_set_current(&t->regs);
-	hw_set_space(t->comp->pgtbl, t->fs);
+	thd_enter(t);
 }
 
 void

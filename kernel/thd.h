@@ -11,6 +11,7 @@
 #define THD_H
 
 #include "kernel.h"
+#include "comp.h" /* thd_enter */
 
 #define THD_INV_MAX 32
 
@@ -57,7 +58,8 @@ void thd_free(struct thd *t);
  * (schedtree.c). */
 /* t, running, used x87/SSE while the registers held another thread's state (#NM): save
  * that state, load t's, and let t go on. */
-void thd_fpu_claim(struct thd *t);
+void thd_fpu_claim(struct thd *t)
+	__attribute__((no_caller_saved_registers)); /* rare: the fast paths keep their registers */
 /* t, running, moves into another component (an invocation or its return): the registers
  * must hold t's own state there, not a thread's of the component it leaves (thd.c). */
 extern struct thd *fpu_owner; /* whose x87/SSE state the registers hold (thd.c) */
@@ -68,6 +70,26 @@ thd_fpu_settle(struct thd *t)
 		thd_fpu_claim(t);
 }
 void thd_dispatch(struct thd *t, int from_level);
+/*
+ * t, now cur, is about to run: its FPU state, register frame, page table and FS base.
+ * Between threads of one component the FPU switch is lazy: the registers keep fpu_owner's
+ * state until t touches them (#NM: thd_fpu_claim), so threads that never use x87/SSE never
+ * pay fxsave and fxrstor, 512 bytes each.  Into another component it is eager: registers
+ * left holding one component's values while another runs could be read speculatively on
+ * CPUs open to LazyFP (CVE-2018-3665).
+ */
+static inline void
+thd_enter(struct thd *t)
+{
+	if (fpu_owner == t)
+		hw_fpu_trap(0);
+	else if (fpu_owner && fpu_owner->comp == t->comp)
+		hw_fpu_trap(1);
+	else
+		thd_fpu_claim(t);
+	hw_set_current(&t->regs);
+	hw_set_space(t->comp->pgtbl, t->fs);
+}
 /* Pop frames returning into dead components; 0 if t can run, HR_ESTATE if it never can
  * again (the caller frees it). */
 long thd_prepare(struct thd *t);

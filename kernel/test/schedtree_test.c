@@ -352,6 +352,73 @@ TEST(switch_to_the_childs_cs_leaves_the_parent_charging_it)
 	CHECK_EQ(reg[0].slot[cs1.id].consumed, 0);
 }
 
+/* Which slots a charge touched, as a bit per (region, slot) in out (3 regions). */
+static void
+charged(uint8_t out[3][HR_THD_MAX])
+{
+	for (int r = 0; r < 3; r++)
+		for (int i = 0; i < HR_THD_MAX; i++)
+			out[r][i] = reg[r].slot[i].consumed != 0;
+}
+
+/* Switch from -> to with the general accounting or the fast paths' (down), then back: the
+ * slots charged each way. */
+static void
+there_and_back(struct thd *from, struct thd *to, int k, int down, uint8_t there[3][HR_THD_MAX],
+	       uint8_t back[3][HR_THD_MAX])
+{
+	uint64_t t0;
+
+	schedtree_account(0, from, 0);
+	memset(reg, 0, sizeof(reg));
+	for (t0 = hw_tsc(); hw_tsc() == t0;)
+		;
+	if (down)
+		schedtree_account_down(from, to, k);
+	else
+		schedtree_account(from, to, k);
+	charged(there);
+	memset(reg, 0, sizeof(reg));
+	for (t0 = hw_tsc(); hw_tsc() == t0;)
+		;
+	schedtree_account(to, from, 0); /* what to's switch opened, closed */
+	charged(back);
+}
+
+TEST(account_down_charges_and_opens_what_account_does)
+{
+	static uint8_t a[2][3][HR_THD_MAX], b[2][3][HR_THD_MAX];
+	/* R's own threads (in the kernel a c^s has its child's depth, so cs1 is not one) */
+	static struct thd r1, r2;
+	struct {
+		struct thd *from, *to;
+		int k;
+	} cases[] = {
+		{ &ta, &tb, 1 }, /* C1 between its own threads */
+		{ &r1, &ta, 0 }, /* R from its own thread to one of C1's */
+		{ &r1, &r2, 0 }, /* R between its own threads */
+	};
+
+	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		tree();
+		r1 = (struct thd){ .id = 6, .chain = { &comps[10] } };
+		r2 = (struct thd){ .id = 7, .chain = { &comps[10] } };
+		there_and_back(cases[i].from, cases[i].to, cases[i].k, 0, a[0], a[1]);
+		tree();
+		r1 = (struct thd){ .id = 6, .chain = { &comps[10] } };
+		r2 = (struct thd){ .id = 7, .chain = { &comps[10] } };
+		there_and_back(cases[i].from, cases[i].to, cases[i].k, 1, b[0], b[1]);
+		CHECK(!memcmp(a, b, sizeof(a)));
+		CHECK(a[0][cases[i].k][cases[i].from->id]); /* from was charged at all */
+		/* every level it opened, it opened at once: closed together, each charged alike */
+		if (cases[i].to->depth > cases[i].k)
+			CHECK_EQ(reg[cases[i].k]
+					 .slot[schedtree_rep(cases[i].to, cases[i].k)]
+					 .consumed,
+				 reg[cases[i].k + 1].slot[cases[i].to->id].consumed);
+	}
+}
+
 /* ---- wake-ups below idle parents: every ancestor told HR_KEV_IDLE hears HR_KEV_WAKE ------ */
 
 static struct hr_sched_region wreg[4];

@@ -39,6 +39,7 @@ extern char syscall_entry[], df_stack_top[];
 /* read by entry.S */
 struct regs *cur_frame;
 uint64_t cur_frame_end;
+hw_u64_packed *const hw_tss_rsp0 = &tss.rsp0;
 
 /* This CPU's copies of state whose writes cost more than a compare (hw.h) */
 uint64_t hw_fs_loaded;
@@ -117,16 +118,14 @@ hw_fpu_restore(const struct hw_fpu *f)
 }
 
 /* CR0.TS as we last wrote it: a switch writes CR0 only when it changes */
-static int ts_set;
+int hw_ts_set;
 
 void
-hw_fpu_trap(int on)
+hw_fpu_trap_set(int on)
 {
 	uint64_t cr0;
 
-	if (on == ts_set)
-		return;
-	ts_set = on;
+	hw_ts_set = on;
 	if (!on) {
 		__asm__ volatile("clts");
 		return;
@@ -180,14 +179,6 @@ hw_frame_init_user(struct regs *r, uint64_t ip, uint64_t sp)
 	r->cs = UCODE_SEL;
 	r->ss = UDATA_SEL;
 	r->rflags = HW_USER_RFLAGS;
-}
-
-void
-hw_set_current(struct regs *r)
-{
-	cur_frame = r;
-	cur_frame_end = (uint64_t) (r + 1);
-	tss.rsp0 = cur_frame_end;
 }
 
 extern void ret_to_user(void);

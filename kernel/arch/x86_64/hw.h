@@ -45,7 +45,19 @@ void hw_trace_tx(char c);	/* send one byte to it, waiting for room */
 
 /* frames and threads */
 void hw_frame_init_user(struct regs *r, uint64_t ip, uint64_t sp);
-void hw_set_current(struct regs *r); /* frame ret_to_user restores, and TSS.rsp0 */
+/* The frame ret_to_user restores (entry.S), and TSS.rsp0, where an interrupt from user mode
+ * saves the frame: the current thread's.  Inline: every switch sets it. */
+typedef uint64_t hw_u64_packed __attribute__((aligned(1))); /* the TSS's fields */
+extern struct regs *cur_frame;
+extern uint64_t cur_frame_end; /* cpu.c */
+extern hw_u64_packed *const hw_tss_rsp0;
+static inline void
+hw_set_current(struct regs *r)
+{
+	cur_frame = r;
+	cur_frame_end = (uint64_t) (r + 1);
+	*hw_tss_rsp0 = cur_frame_end;
+}
 
 /*
  * Arguments in a frame: the only place the kernel names the argument registers.  System
@@ -174,7 +186,15 @@ void hw_fpu_save(struct hw_fpu *f);
 void hw_fpu_restore(const struct hw_fpu *f);
 void hw_fpu_clean(struct hw_fpu *f); /* the state of a fresh thread */
 /* Make the next x87/SSE instruction trap (#NM, vector 7) or not (CR0.TS). */
-void hw_fpu_trap(int on);
+/* Make the next x87/SSE instruction trap (#NM) or not (CR0.TS): only a change costs. */
+extern int hw_ts_set; /* cpu.c */
+void hw_fpu_trap_set(int on);
+static inline void
+hw_fpu_trap(int on)
+{
+	if (on != hw_ts_set)
+		hw_fpu_trap_set(on);
+}
 
 static inline uint64_t
 hw_tsc(void)
