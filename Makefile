@@ -258,7 +258,7 @@ help:
 	@echo "  make bench               benchmark image: one 'bench ...' line per figure"
 	@echo "  make trace [IMAGE=name]  boot an image with tracing: build/trace/NAME.json for ui.perfetto.dev"
 	@echo "  make eval                evaluation experiments (eval/): data, plots, figures"
-	@echo "  make eval-quick          a quick pass of every experiment (depths 0 and 16 only)"
+	@echo "  make eval-quick          a quick pass of every experiment (depths 0, 1 and 16 only)"
 	@echo "  make report              build/eval/report.html: the last eval's figures and checks against the paper"
 	@echo "  make check               format, static analysis (cppcheck, shellcheck), make test, make eval-quick"
 	@echo "  make format              reformat the sources with clang-format"

@@ -1,18 +1,23 @@
 #!/bin/bash
 # depth.sh - what kernel operations cost against the depth of the subsystem that makes them
-# (HiRES's claim: the same at any depth).  Boots depth-d0 .. depth-d16 (--quick: d0 and
-# d16), echoes every `bench` line, writes EVAL_OUT/NAME-depth.dat (depth median max) and a
-# plot per figure, depth.png with every figure's median relative to the shallowest depth,
-# and one line per figure: `summary NAME depth=16 vs depth=0 ratio=R` (ratio of medians).
+# (HiRES's claim: the same at any depth).  Boots depth-d0 .. depth-d16 (--quick: d0, d1
+# and d16), echoes every `bench` line, writes EVAL_OUT/NAME-depth.dat (depth median max
+# p99; p99 is `?` for a line without one) and a plot per figure (median, p99, max),
+# depth.png with every figure's median relative to the shallowest depth, and one line per
+# figure: `summary NAME depth=16 vs depth=0 ratio=R` (ratio of medians).
 # The claim is checked, not only plotted (`check ... ok|FAIL` lines; the experiment fails on
 # any FAIL): below the root the cost is flat, the median at the deepest depth within
 # DEPTH_FLAT_SLACK (default 0.02) of depth 1's; and the root, which has no parent to tell,
 # is at most DEPTH_ROOT_SLACK (default 0.08) cheaper.  Under icount the counts are exact,
 # so this is not a timing test.
 # DEPTH_IMAGE=NAME sweeps another image generated for depths (NAME-d0 ..); its overall files
-# are then NAME.lines and NAME.png instead of depth.*.  DEPTH_TARGET=R also prints, for the
+# are then NAME.lines and NAME.png instead of depth.*; DEPTH_SUFFIX=S names its per-figure
+# files ID-S.dat (default ID-depth.dat) so that they do not replace another sweep's.  DEPTH_TARGET=R also prints, for the
 # record, whether each figure's median and max at the deepest depth are within R of depth 0
-# (`target ... met|not met`): a goal, not a check.
+# (`target ... met|not met`): a goal, not a check.  The goals of a constant worst case are
+# printed the same way for every figure: max and p99 at the deepest depth within
+# DEPTH_TAIL_GOAL (0.05) of depth 1's, the median within DEPTH_MEDIAN_GOAL (0.02) of
+# depth 0's.
 # shellcheck source=eval/lib.sh
 . "$(dirname "$0")/lib.sh"
 eval_args "$@"
@@ -20,6 +25,7 @@ eval_args "$@"
 depths=$(seq 0 16)
 [ "$EVAL_QUICK" = 1 ] && depths="0 1 16"
 image=${DEPTH_IMAGE:-depth}
+suffix=${DEPTH_SUFFIX:-depth}
 # shellcheck disable=SC2046
 need_images $(for d in $depths; do echo "$image-d$d"; done)
 boot_images "${IMAGES[@]}"
@@ -61,7 +67,21 @@ target() {
 	target_one "$1" max "$xn" "$x0" "$3" "$dn" "$d0"
 }
 
-# target_one LABEL WHAT DEEP ROOT R DN D0: one target line.
+# goals LABEL DAT: the target lines of a constant worst case (see the top of this file).
+goals() {
+	local d0 m0 dn mn xn pn d1 x1 p1
+	read -r d0 m0 _ < <(grep -v '^#' "$2" | head -1)
+	read -r dn mn xn pn < <(grep -v '^#' "$2" | tail -1)
+	read -r d1 _ x1 p1 < <(grep -v '^#' "$2" | awk '$1 == 1')
+	if [ -n "$d1" ] && [ "$dn" != 1 ]; then
+		target_one "$1" max "$xn" "$x1" "${DEPTH_TAIL_GOAL:-0.05}" "$dn" 1
+		[ "$pn" != "?" ] && [ "$p1" != "?" ] &&
+			target_one "$1" p99 "$pn" "$p1" "${DEPTH_TAIL_GOAL:-0.05}" "$dn" 1
+	fi
+	target_one "$1" median "$mn" "$m0" "${DEPTH_MEDIAN_GOAL:-0.02}" "$dn" "$d0"
+}
+
+# target_one LABEL WHAT DEEP BASE R DN D0: one target line.
 target_one() {
 	local verdict="not met"
 	awk -v a="$3" -v b="$4" -v r="$5" 'BEGIN { exit !(a <= b * (1 + r)) }' && verdict=met
@@ -70,25 +90,27 @@ target_one() {
 
 relative=()
 while read -r id label; do
-	dat=$EVAL_OUT/$id-depth.dat
+	dat=$EVAL_OUT/$id-$suffix.dat
 	read -r d0 m0 _ < <(grep -v '^#' "$dat" | head -1)
 	read -r dn mn _ < <(grep -v '^#' "$dat" | tail -1)
 	read -r _ m1 _ < <(grep -v '^#' "$dat" | awk '$1 == 1')
 	r=$(ratio "$mn" "$m0")
 	echo "summary $label depth=$dn vs depth=$d0 ratio=$r"
 	[ -n "${DEPTH_TARGET:-}" ] && target "$label" "$dat" "$DEPTH_TARGET"
+	goals "$label" "$dat"
 	check "$label" "median depth=$dn vs depth=$d0" "$r" "${DEPTH_ROOT_SLACK:-0.08}"
 	[ -n "$m1" ] && check "$label" "median depth=$dn vs depth=1" "$(ratio "$mn" "$m1")" \
 		"${DEPTH_FLAT_SLACK:-0.02}"
 	relative+=("'$dat' using 1:(\$2/$m0) with linespoints lw 2 title '$label'")
-	plot "$EVAL_OUT/$id-depth" <<EOF
+	plot "$EVAL_OUT/$id-$suffix" <<EOF
 set title "$label: cost against subsystem depth"
 set ylabel "instructions"
 $axes
 plot '$dat' using 1:2 with linespoints lw 2 pt 7 title 'median', \\
+     '' using 1:4 with linespoints dt 3 pt 4 title 'p99', \\
      '' using 1:3 with linespoints dt 2 pt 6 title 'max'
 EOF
-done < <(split_series depth depth median max <"$lines")
+done < <(split_series "$suffix" depth median max p99 <"$lines")
 
 plot "$EVAL_OUT/$image" <<EOF
 set title "Cost against subsystem depth, relative to the shallowest depth (medians)"

@@ -9,6 +9,6 @@
 # in the preemption test costs about 8 instructions a level and telling idled ancestors
 # that their child woke (kernel/schedtree.c, woke_later) costs a little more; docs/EVAL.md);
 # the issue's goal, 5% for the median and the max, is printed as a target line.
-export DEPTH_IMAGE=irq DEPTH_FLAT_SLACK=${IRQ_FLAT_SLACK:-0.12} DEPTH_ROOT_SLACK=${IRQ_ROOT_SLACK:-0.23}
+export DEPTH_IMAGE=irq EVAL_AS=eval/irq.sh DEPTH_FLAT_SLACK=${IRQ_FLAT_SLACK:-0.12} DEPTH_ROOT_SLACK=${IRQ_ROOT_SLACK:-0.23}
 export DEPTH_TARGET=0.05
 exec bash "$(dirname "$0")/depth.sh" "$@"

@@ -18,6 +18,7 @@ PAGE=$EVAL_OUT/report.html
 # paper's counterpart".  A log of another experiment gets a section too, without the words.
 CATALOGUE="micro|the round trip of an invocation into a component that returns at once (two page-table switches, four user/kernel crossings) and one switch between two threads of a subsystem, in image bench|section IV opens with the invocation: 0.815 µs on an Atom N330, against 10.305 µs for a pipe round trip between Linux threads (HiRES/Linux 0.079)
 depth|what kernel operations cost in a subsystem at depth 0 (the root) to 16 of the hierarchy, in images depth-dD: the figures below say which|Fig. 4 (a) event and (c) alias, alias and zero, remove: flat at every depth; Fig. 5 timer: grows with depth
+depth-busy|the depth experiment's figures while a busy best-effort task, the least urgent, spins in the root and in every level between it and the measuring subsystem, in images depth-busy-dD|none: the paper measured its hierarchy idle
 irq|from a frame's interrupt arriving in the kernel to the first instruction of the event thread of the subsystem owning its port, at depth 0 to 16, in images irq-dD (a datagram from a second card every quarter tick); the target lines hold the goal of 5% at depth 16|Fig. 4 (b), I/O event latency from the NIC's interrupt to the event thread: little variation across depths (maxima 29.91 to 40.48 µs, the timer tick's interference)
 web|HTTP connections per virtual second to the web server (lwIP) in the subsystem at depth 0 to 16 (images web-depth-dD): a client on a second card keeps 20 connections at once until 300 have ended; the Linux guest's servers beside it when a Linux kernel is at hand|Table III: 6356 connections/s at depth 0, 6294 at depth 1 (1% less; 0.990)
 util|each reservation's share of the CPU in image rtmix: hard servers of 4/25, 3/20 and 1/10 ticks under EDF beside a best-effort subsystem in a deferrable server of budget 4 whose period goes from 8 to 16 to 32 ticks|Fig. 6, the same reservations with a web server as the best-effort subsystem: every share stays at its reservation in every phase
@@ -149,7 +150,7 @@ facts_figure() {
 		F_PAPER=$(depth_paper "${label%% *}")
 		read -r d0 m0 _ < <(grep -v '^#' "$EVAL_OUT/$base.dat" | head -1)
 		read -r dn mn _ < <(grep -v '^#' "$EVAL_OUT/$base.dat" | tail -1)
-		F_WHAT="$F_WHAT ($(depth_what "${label%% *}")); solid the median, dashed the maximum"
+		F_WHAT="$F_WHAT ($(depth_what "${label%% *}")); solid the median, dotted the p99, dashed the maximum"
 		F_OURS="median $m0 instructions at depth $d0, $mn at depth $dn"
 		F_RATIO="depth $dn/depth $d0 $(lines depth "summary $label depth=" | sed 's/.*ratio=//')"
 		F_TARGET=$(verdict "$(lines depth "check $label median ")")

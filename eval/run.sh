@@ -6,20 +6,22 @@
 # build/eval/logs/EXPERIMENT.out, its exit status in EXPERIMENT.exit (eval/report.sh reads
 # both).  Before each experiment a progress line: "== [N/M] NAME (elapsed S s; after it: the rest)".
 # docs/EVAL.md explains the experiments and their figures.
-# --quick: few boots (depth 0 and 16 only, no Linux kernel fetch), and first the self-test
+# --quick: few boots (depths 0, 1 and 16 only, no Linux kernel fetch), and first the self-test
 # of the scripts on synthetic consoles (eval/test.sh), so that `make check` keeps them alive.
 # web-ab (Apache's ab from the host, wall-clock) runs only when named.
-# Usage: eval/run.sh [--quick] [micro|depth|irq|web|web-ab|util|soak|servers|perf|linux|selftest]...
+# Usage: eval/run.sh [--quick] [micro|depth|depth-busy|irq|web|web-ab|util|soak|servers|perf|linux|selftest]...
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
-ALL="micro depth irq web util soak servers perf linux"
+ALL="micro depth depth-busy irq web util soak servers perf linux"
 out=${EVAL_OUT:-build/eval}
 quick=() wanted=()
 for a; do
 	case $a in
 	--quick) quick=(--quick) ;;
-	micro | depth | irq | web | web-ab | util | soak | servers | perf | linux | selftest) wanted+=("$a") ;;
+	micro | depth | depth-busy | irq | web | web-ab | util | soak | servers | perf | linux | selftest)
+		wanted+=("$a")
+		;;
 	*)
 		echo "run: unknown experiment '$a'; the experiments are: $ALL selftest" >&2
 		exit 2

@@ -110,6 +110,22 @@ find_repeats(struct node *n, struct node *found[2], unsigned count)
 	return count;
 }
 
+/* A task marked `outer` is copied to the levels outside a sweep's innermost copy
+ * (sweep.c): it belongs directly inside the repeated subsystem. */
+static void
+check_outer(const struct node *n)
+{
+	for (const struct node *k = n->kids; k; k = k->next) {
+		if (k->outer && !n->repeat)
+			diag_error(
+				k->line,
+				"task '%s' is 'outer' but its subsystem '%s' does not repeat: "
+				"an outer task sits directly inside a depth sweep's 'repeat' node",
+				k->name, n->name);
+		check_outer(k);
+	}
+}
+
 static void
 check_repeat(struct image *img)
 {
@@ -130,6 +146,7 @@ check_repeat(struct image *img)
 	else if (n && r[0] == img->root)
 		diag_error(r[0]->line, "the root '%s' of image '%s' cannot repeat", r[0]->name,
 			   img->name);
+	check_outer(img->root);
 	if (img->sweep && img->is_default)
 		diag_error(img->line_default,
 			   "image '%s' has depth-sweep: it is not built itself and cannot be the "

@@ -49,6 +49,7 @@ struct node {
 	int line_kbps, line_net;	 /* of net-kbps; of its first net-ports/-ranges/-kbps */
 	uint32_t net_cards;		 /* the root only: the image's e1000 cards */
 	int has_kbps, repeat;
+	int outer; /* task inside a sweep's repeat node: goes to the levels outside the innermost */
 	uint32_t restart, restart_max, restart_backoff; /* enum desc_restart; 0 0 0: never */
 	int line_restart;   /* of its first restart property; 0 if it has none */
 	uint32_t mem_kib;   /* declared; 0 if absent (only the root may leave it out) */

@@ -20,7 +20,8 @@ static const char *const known_props[][20] = {
 	[NODE_SUBSYS] = { "program", "policy", "cpu", "budget", "period", "priority", "memory-kib",
 			  "memory-kind", "args", "net-ports", "net-ranges", "net-kbps", "net-cards",
 			  "repeat", "restart", "restart-max", "restart-backoff", "server", NULL },
-	[NODE_TASK] = { "task", "cpu", "budget", "period", "priority", "arg", "server", NULL },
+	[NODE_TASK] = { "task", "cpu", "budget", "period", "priority", "arg", "server", "outer",
+			NULL },
 	[NODE_COMP] = { "component", "memory-kib", "priority", "args", NULL },
 };
 
@@ -358,6 +359,7 @@ read_task(const struct prop_ctx *c, struct node *n)
 	read_cpu(c, n);
 	read_priority(c, n);
 	prop_u32(c, "arg", &n->arg);
+	n->outer = prop_flag(c, "outer") != 0; /* malformed: reported, still set */
 }
 
 static void

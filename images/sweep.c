@@ -2,7 +2,9 @@
  * sweep.c - depth-sweep expansion (sweep.h).  Image D of a sweep replaces the repeat node R
  * by R-1 > R-2 > ... > R-D, each a copy of R without children; R-D gets R's children.
  * D = 0 removes R and hands its children to R's parent.  The outer copies' memory-kib is
- * a minimum: memory.c raises it to what the copies inside them need.
+ * a minimum: memory.c raises it to what the copies inside them need.  R's tasks marked
+ * `outer` go instead to every level outside the innermost: R's parent and R-1 .. R-(D-1)
+ * (none when D = 0).
  */
 #include "sweep.h"
 #include "alloc.h"
@@ -92,6 +94,41 @@ chain(struct node *r, unsigned d)
 		o->mem_grow = 1;
 }
 
+/* Take r's children marked outer out of its list; return them, linked by next. */
+static struct node *
+take_outer(struct node *r)
+{
+	struct node *outer = NULL, **tail = &outer, **l = &r->kids;
+
+	while (*l) {
+		struct node *k = *l;
+
+		if (!k->outer) {
+			l = &k->next;
+			continue;
+		}
+		*l = k->next;
+		k->next = NULL;
+		*tail = k;
+		tail = &k->next;
+	}
+	return outer;
+}
+
+/* A copy of each of the outer tasks after level's children. */
+static void
+give_outer(struct node *level, const struct node *outer)
+{
+	struct node **tail = &level->kids;
+
+	while (*tail)
+		tail = &(*tail)->next;
+	for (const struct node *o = outer; o; o = o->next) {
+		*tail = tree_clone(o, level);
+		tail = &(*tail)->next;
+	}
+}
+
 /* Splicing children up can bring two equal names together. */
 static void
 check_siblings(const struct node *n)
@@ -110,7 +147,7 @@ generate(const struct image *t, unsigned d)
 {
 	struct image *img = alloc_zero(1, sizeof(*img));
 	char name[64];
-	struct node *r;
+	struct node *r, *outer, *level;
 
 	*img = *t;
 	img->next = NULL;
@@ -125,10 +162,19 @@ generate(const struct image *t, unsigned d)
 	diag_context(name);
 	img->root = tree_clone(t->root, NULL);
 	r = find_repeat(img->root);
+	outer = take_outer(r);
+	level = r->parent;
 	if (d == 0)
 		splice_out(r);
 	else
 		chain(r, d);
+	/* the levels outside the innermost: r's parent, then r-1 .. r-(d-1) */
+	for (unsigned i = 0; i < d; i++) {
+		struct node *in = i ? level->kids : r;
+
+		give_outer(level, outer);
+		level = in;
+	}
 	tree_depths(img->root);
 	check_siblings(img->root);
 	diag_context(NULL);

@@ -17,6 +17,8 @@ bench_line(const char *name, const char *keys, uint64_t *samples, size_t n)
 	if (!n)
 		return;
 	qsort(samples, n, sizeof(samples[0]), cmp);
-	printf("bench %s%s%s median=%lu max=%lu unit=instr\n", name, *keys ? " " : "", keys,
-	       (unsigned long) samples[n / 2], (unsigned long) samples[n - 1]);
+	/* p99: the smallest sample that at least 99% of the samples do not exceed */
+	printf("bench %s%s%s median=%lu p99=%lu max=%lu unit=instr\n", name, *keys ? " " : "", keys,
+	       (unsigned long) samples[n / 2], (unsigned long) samples[(n * 99 + 99) / 100 - 1],
+	       (unsigned long) samples[n - 1]);
 }

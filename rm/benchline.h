@@ -1,6 +1,8 @@
 /*
  * benchline.h - the one format every benchmark figure is printed in, which eval/ and
- * `make bench` read: "bench NAME [key=value ...] median=M max=X unit=instr".
+ * `make bench` read: "bench NAME [key=value ...] median=M p99=P max=X unit=instr".
+ * p99 sits between median and max: median is still the first figure, and readers that
+ * look max up by its key still find it.
  */
 #ifndef RM_BENCHLINE_H
 #define RM_BENCHLINE_H
@@ -8,8 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Sort samples[0..n) (instructions) and print their median and maximum; keys ("depth=3",
- * or "" for none) go between the name and the figures. */
+/* Sort samples[0..n) (instructions) and print their median, 99th percentile and maximum;
+ * keys ("depth=3", or "" for none) go between the name and the figures. */
 void bench_line(const char *name, const char *keys, uint64_t *samples, size_t n);
 
 #endif

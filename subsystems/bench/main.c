@@ -1,7 +1,7 @@
 /*
  * bench - microbenchmarks of the kernel's two hottest paths, printed as
- *   bench invoke_rt median=N max=N unit=instr   (invocation A -> B -> A, empty function)
- *   bench thd_switch median=N max=N unit=instr  (one switch between two threads)
+ *   bench invoke_rt median=N p99=N max=N unit=instr   (invocation A -> B -> A, empty function)
+ *   bench thd_switch median=N p99=N max=N unit=instr  (one switch between two threads)
  * Under QEMU -icount shift=0 the TSC counts instructions.  Task: bench_main, with a
  * component child "echo" (program invoke, args "echo").
  */

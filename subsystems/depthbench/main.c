@@ -2,7 +2,9 @@
  * depthbench - benchmarks that must cost the same at any depth (the HiRES paper's Fig. 4),
  * run by the innermost subsystem of a depth-sweep image (MANIFEST: depth-d0 .. depth-d16).
  * Every level is this program; only the innermost has the tasks (bench_depth, event_a,
- * event_b, timer_thread) and the child component "sink" that pages are aliased into.
+ * event_b, timer_thread) and the child component "sink" that pages are aliased into.  In
+ * depth-busy-dD the levels outside the innermost also run `busy`, a best-effort load.
+ * A level ends when its child level does (the innermost exits when it has reported).
  * Prints, for its depth D, in instructions under QEMU -icount shift=0:
  *   bench alias depth=D ...       alias one page of ours into the child (the aliaser's call)
  *   bench alias_zero depth=D ...  the same, zeroing the page first
@@ -22,6 +24,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define N    2000
 #define SPOT HR_VA_FREE
@@ -145,6 +148,26 @@ timer_thread(void *arg)
 	phase = 3;
 }
 HR_TASK(timer_thread);
+
+/* Best effort at the lowest priority (depth-busy-dD): never sleeps, so its level's
+ * scheduler always has it to run when nothing more urgent is runnable. */
+static void
+busy(void *arg)
+{
+	(void) arg;
+	for (volatile unsigned long n = 0;; n++)
+		;
+}
+HR_TASK(busy);
+
+/* Our child level ended: so do we, even with a busy task still runnable. */
+void
+hr_child_ended(const char *name, int faulted, long status)
+{
+	(void) status; /* a non-zero one is already counted */
+	if (strcmp(name, "sink"))
+		subsys_exit(faulted);
+}
 
 int
 hr_main(void)
