@@ -58,6 +58,10 @@ struct comp {
 	uint32_t thd_paid, comp_paid; /* what our creator handed us, refunded when we die */
 
 	/* scheduler (valid when is_sched) */
+	/* ids of its ancestors at depths 1..16 (byte i-1 of the two words: depth i) and its own
+	 * at its depth, zeros below: where two threads' chains part is where their owners'
+	 * paths first differ, found without a walk (schedtree.c, diverge) */
+	uint64_t path[2];
 	uint8_t depth;
 	uint8_t pevt;
 	uint8_t evt_pending; /* events arrived since the event thread last looked */

@@ -105,18 +105,39 @@ schedtree_publish(const struct thd *t)
 		h->up_slot->state = t->state;
 }
 
-/* First level, at or below a level where both are known equal, charged differently. */
+/*
+ * The first level at which a and b are charged differently (HR_DEPTH_MAX + 1 or more: at
+ * none, a is b).  Their chains are their owners' paths from the root, so they part at the
+ * first depth where the owners' paths differ (j); the level above it charges each for
+ * the child it is in (or itself), which differ but for two children without a c^s, or a
+ * thread that is the c^s of the other's subsystem (revoked to its parent): then j.  No
+ * walk over the levels, so a dispatch costs the same at any depth.
+ */
 static int
-diverge(const struct thd *a, const struct thd *b, int level)
+diverge(const struct thd *a, const struct thd *b)
 {
-	int k = MIN(level, MIN(a->depth, b->depth));
+	const struct comp *oa = a->chain[a->depth], *ob = b->chain[b->depth];
+	int m = MIN(a->depth, b->depth), j;
+	uint64_t x;
 
-	while (k > 0 && a->chain[k] != b->chain[k])
-		k--;
-	while (k <= a->depth && k <= b->depth && a->chain[k] == b->chain[k] &&
-	       schedtree_rep(a, k) == schedtree_rep(b, k))
-		k++;
-	return k;
+	if ((x = oa->path[0] ^ ob->path[0]))
+		j = 1 + __builtin_ctzll(x) / 8;
+	else if ((x = oa->path[1] ^ ob->path[1]))
+		j = 9 + __builtin_ctzll(x) / 8;
+	else
+		j = HR_DEPTH_MAX + 1;
+	j = MIN(j, m + 1);
+	return schedtree_rep(a, j - 1) == schedtree_rep(b, j - 1) ? j : j - 1;
+}
+
+void
+schedtree_path(struct comp *c, const struct comp *parent)
+{
+	_Static_assert(HR_COMP_MAX <= 256 && HR_DEPTH_MAX == 16, "a path is 16 one-byte ids");
+	c->path[0] = parent ? parent->path[0] : 0;
+	c->path[1] = parent ? parent->path[1] : 0;
+	if (c->depth)
+		c->path[(c->depth - 1) / 8] |= (uint64_t) c->id << 8 * ((c->depth - 1) % 8);
 }
 
 /* When level i's slot was opened: its own stamp, or the last time every level opened. */
@@ -179,10 +200,11 @@ schedtree_account(struct thd *from, struct thd *to, int level)
 {
 	uint64_t now;
 
+	(void) level; /* the caller's, for the trace: diverge finds where they part itself */
 	if (nowed)
 		owed_pay();
 	now = hw_tsc() - stolen;
-	int k = from && to ? diverge(from, to, level) : 0;
+	int k = from && to ? diverge(from, to) : 0;
 
 	for (int i = k; from && i <= from->depth; i++) {
 		if (from->chain[i] && from->chain[i]->is_sched)
@@ -250,6 +272,7 @@ schedtree_make(struct comp *c, struct comp *parent, struct thd *cs)
 	c->is_sched = 1;
 	c->sub = c;
 	c->depth = parent ? (uint8_t) (parent->depth + 1) : 0;
+	schedtree_path(c, parent);
 	c->region = r;
 	c->cs = cs;
 	c->up_slot = parent && cs ? &parent->region->slot[cs->id] : 0;
@@ -331,7 +354,7 @@ may_run(const struct thd *e, int from)
 static int
 preempts(const struct thd *e, const struct thd *t)
 {
-	int k = t ? diverge(e, t, HR_DEPTH_MAX) : 0;
+	int k = t ? diverge(e, t) : 0;
 	struct comp *s = e->chain[e->depth];
 	struct hr_slot *sl;
 

@@ -15,6 +15,8 @@ struct thd;
 /* Make c a scheduler at the given depth with its region mapped; 0 or HR_ENOMEM. */
 long schedtree_make(struct comp *c, struct comp *parent, struct thd *cs);
 void schedtree_unmake(struct comp *c);
+/* Set c->path from its parent's and its own id at c->depth (schedtree_make). */
+void schedtree_path(struct comp *c, const struct comp *parent);
 /* Is t granted to scheduler s? */
 int schedtree_sees(const struct comp *s, const struct thd *t);
 /* Slot that the scheduler at `level` of t's chain charges for t. */

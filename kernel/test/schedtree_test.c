@@ -298,6 +298,9 @@ tree(void)
 	}
 	c1->depth = c2->depth = 1;
 	c1->parent = c2->parent = r;
+	schedtree_path(r, 0);
+	schedtree_path(c1, r);
+	schedtree_path(c2, r);
 	c1->cs = &cs1;
 	c2->cs = &cs2;
 	cs1 = (struct thd){ .id = 1, .chain = { r } };
@@ -419,6 +422,48 @@ TEST(account_down_charges_and_opens_what_account_does)
 	}
 }
 
+/* A chain of 12 schedulers (40..51, depth 0..11) that forks at depth 10 into 50 and 52;
+ * xa is 51's (depth 11), xb is 52's (depth 10); csa, csb, csc are the c^s of 50, 51, 52.
+ * Past the first eight levels the parting is found in the path's second word. */
+TEST(threads_parting_deep_are_charged_from_where_they_part)
+{
+	static struct hr_sched_region dreg[13];
+	static struct thd xa, xb, csa, csb, csc;
+	struct comp *c = &comps[40];
+
+	memset(dreg, 0, sizeof(dreg));
+	for (int i = 0; i <= 12; i++) {
+		c[i] = (struct comp){ .id = (uint16_t) (40 + i), .state = COMP_LIVE, .is_sched = 1 };
+		c[i].region = &dreg[i];
+		c[i].depth = (uint8_t) (i == 12 ? 10 : i);
+		c[i].parent = i == 0 ? 0 : &c[i == 12 ? 9 : i - 1];
+		schedtree_path(&c[i], c[i].parent);
+	}
+	xa = (struct thd){ .id = 7, .depth = 11 };
+	xb = (struct thd){ .id = 8, .depth = 10 };
+	for (int i = 0; i <= 11; i++)
+		xa.chain[i] = &c[i];
+	for (int i = 0; i <= 10; i++)
+		xb.chain[i] = &c[i == 10 ? 12 : i];
+	csa = (struct thd){ .id = 9 };
+	csb = (struct thd){ .id = 10 };
+	csc = (struct thd){ .id = 11 };
+	c[10].cs = &csa;
+	c[11].cs = &csb;
+	c[12].cs = &csc;
+	schedtree_account(0, &xa, 0);
+	for (uint64_t t0 = hw_tsc(); hw_tsc() == t0;)
+		;
+	schedtree_account(&xa, &xb, 0);
+	for (int i = 0; i <= 8; i++) /* charged alike down to depth 8 */
+		for (int k = 0; k < HR_THD_MAX; k++)
+			CHECK_EQ(dreg[i].slot[k].consumed, 0);
+	CHECK(dreg[9].slot[csa.id].consumed); /* 49 charges 50's c^s, not 52's */
+	CHECK_EQ(dreg[9].slot[csc.id].consumed, 0);
+	CHECK(dreg[10].slot[csb.id].consumed);
+	CHECK(dreg[11].slot[xa.id].consumed);
+}
+
 /* ---- wake-ups below idle parents: every ancestor told HR_KEV_IDLE hears HR_KEV_WAKE ------ */
 
 static struct hr_sched_region wreg[4];
@@ -451,6 +496,10 @@ wtree(void)
 	wi->parent = wo;
 	wu->depth = wo->depth = 1;
 	wi->depth = 2;
+	schedtree_path(wr, 0);
+	schedtree_path(wu, wr);
+	schedtree_path(wo, wr);
+	schedtree_path(wi, wo);
 	er.chain[0] = eu.chain[0] = eo.chain[0] = ei.chain[0] = wr;
 	eu.chain[1] = wu;
 	eo.chain[1] = ei.chain[1] = wo;
