@@ -144,8 +144,7 @@ kind_word(const struct toprow *r)
 }
 
 int
-toprow_line(char *buf, size_t len, const struct toprow *r, double now, uint64_t uptime,
-	    long frames)
+toprow_line(char *buf, size_t len, const struct toprow *r, double now, uint64_t uptime, long frames)
 {
 	char name[64], res[40], cpu[16] = "-", mem[32] = "-", net[24] = "-";
 

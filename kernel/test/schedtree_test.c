@@ -433,7 +433,9 @@ TEST(threads_parting_deep_are_charged_from_where_they_part)
 
 	memset(dreg, 0, sizeof(dreg));
 	for (int i = 0; i <= 12; i++) {
-		c[i] = (struct comp){ .id = (uint16_t) (40 + i), .state = COMP_LIVE, .is_sched = 1 };
+		c[i] = (struct comp){ .id = (uint16_t) (40 + i),
+				      .state = COMP_LIVE,
+				      .is_sched = 1 };
 		c[i].region = &dreg[i];
 		c[i].depth = (uint8_t) (i == 12 ? 10 : i);
 		c[i].parent = i == 0 ? 0 : &c[i == 12 ? 9 : i - 1];
