@@ -214,6 +214,17 @@ $(LBENCH_CPIO): $(LBENCH) eval/linux/mkinitramfs.sh
 	$(call say,CPIO,$@)
 	$(Q)bash eval/linux/mkinitramfs.sh $< $@
 
+$(LIRQ): $(LIRQ_SRC) | $(DEPS)
+	$(call say,UCC,$<)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(UCC) -std=gnu11 -O2 $(WARN) $(ULDFLAGS) -o $@ $<
+
+# IRQ_E1000: the e1000.ko of the kernel eval/linux.sh boots (it finds it: eval/linuxkernel.sh)
+$(LIRQ_CPIO): $(LIRQ) eval/linux/mkinitramfs.sh $(IRQ_E1000)
+	$(call say,CPIO,$@)
+	$(Q)test -n "$(IRQ_E1000)" || { echo "$@: say IRQ_E1000=the e1000.ko of the guest's kernel" >&2; exit 1; }
+	$(Q)bash eval/linux/mkinitramfs.sh $< $@ $(IRQ_E1000)=e1000.ko
+
 $(WEBNET): $(WEBNET_SRCS) $(B)/liblwip.a | $(DEPS)
 	$(call say,UCC,$@)
 	$(Q)mkdir -p $(@D)
@@ -236,10 +247,10 @@ $(WEB_CPIO): $(WEBNET) $(WEB_PAGE) eval/linux/webinit.sh eval/linux/mkinitramfs.
 		$(WEB_PAGE)=www/index.html $(WEB_BUSYBOX)=bin/busybox $(WEB_E1000)=e1000.ko
 
 .PHONY: eval eval-quick report
-eval: $(IMAGE_INPUTS) $(LBENCH_CPIO) $(SERVERS_BIN)
+eval: $(IMAGE_INPUTS) $(LBENCH_CPIO) $(LIRQ) $(SERVERS_BIN)
 	$(Q)bash eval/run.sh
 
-eval-quick: $(IMAGE_INPUTS) $(LBENCH_CPIO) $(SERVERS_BIN)
+eval-quick: $(IMAGE_INPUTS) $(LBENCH_CPIO) $(LIRQ) $(SERVERS_BIN)
 	$(Q)bash eval/run.sh --quick
 
 # reads what the last eval left in build/eval; runs nothing, so it never triggers a build

@@ -14,3 +14,7 @@ WEBNET := $(B)/eval/linux/webnet
 WEB_PAGE := $(B)/eval/linux/index.html
 WEB_CPIO := $(B)/eval/linux/web.cpio
 WEB_BUSYBOX := /bin/busybox
+# the IRQ-latency counterpart (eval/linux.sh): lirq as /init with the guest kernel's e1000.ko
+LIRQ_SRC := eval/linux/lirq.c
+LIRQ := $(B)/eval/linux/lirq
+LIRQ_CPIO := $(B)/eval/linux/irq.cpio

@@ -25,7 +25,7 @@ util|each reservation's share of the CPU in image rtmix: hard servers of 4/25, 3
 soak|each hard real-time reservation's share and missed periods while four children make a million random system calls and a rogue child invokes its parent at random|none: it tests isolation (goals G2 and G3) under attack
 servers|the worst response of a low-priority job beside a 2/10 server whose work arrives at each phase of its period, for the deferrable (ds) and the sporadic (fprr) server, on a fake CPU|none: the classic deferrable against sporadic server comparison (Sprunt, Sha and Lehoczky)
 perf|this run's medians of micro and depth against eval/expected.txt, within 2% either way|none: the regression check
-linux|the same operations on Linux (eval/linux/lbench.c as /init) in the same QEMU, as medians against HiRES's|section IV: an invocation 0.815 µs against a Linux pipe's 10.305 µs (0.079); Fig. 4 (a) and (c) put Linux's pthread event and mmap/munmap beside HiRES"
+linux|the same operations on Linux (eval/linux/lbench.c as /init; for irq, eval/linux/lirq.c: a datagram from a second card to a process blocked in recvfrom, from the e1000 interrupt handler's entry) in the same QEMU, as medians against HiRES's|section IV: an invocation 0.815 µs against a Linux pipe's 10.305 µs (0.079); Fig. 4 (a) and (c) put Linux's pthread event and mmap/munmap beside HiRES"
 
 # The paper's results no experiment measures (yet): "name|the paper's result".
 UNMEASURED=""

@@ -46,6 +46,12 @@ console "bench linux_pipe_rt median=11543 max=19102 unit=instr" \
 	"bench linux_mmap_touch median=10278 max=13258 unit=instr" \
 	"bench linux_munmap median=9495 max=25990 unit=instr" \
 	"bench linux_event median=3282 max=5902 unit=instr" "lbench: done" >"$consoles/linux.log"
+printf '%s\r\n' "lirq: card 0 eth0 (10.0.2.15), card 1 eth1 (no address)" \
+	"lirq: untraced run: 1050 sent, 1050 received; eth1 tx_packets +1050, eth0 rx_packets +1050" \
+	"bench linux_irq_send median=13206 p99=13858 max=15180 unit=instr" \
+	"lirq: traced run: 1250 sent, 1250 received; eth1 tx_packets +1250, eth0 rx_packets +1250" \
+	"bench linux_irq_send_traced median=14792 p99=15449 max=17003 unit=instr" \
+	"bench linux_irq median=9600 p99=10550 max=12109 unit=instr" "lirq: done" >"$consoles/irq-linux.log"
 for d in 0 1 2 4 8 16; do
 	console "web-client: conns=300 failed=0 conns_per_s=$((6000 - d)).5 mean=3000000 p95=4000000 unit=instr bytes=9" \
 		"web-server: conns=300 instr_per_conn=90000" >"$consoles/web-depth-d$d.log"
@@ -138,6 +144,12 @@ check linux_compares_medians has linux.out "compare invoke_rt hires=384 linux=11
 check linux_compares_one_linux_figure_twice has linux.out "compare alias_zero hires=1400 linux=10278 ratio=0.136"
 check linux_writes_compare_data has compare.dat "invoke_rt pipe_rt 384 11543"
 check linux_plots plotted compare
+check linux_echoes_irq_lines has linux.out "bench linux_irq median=9600 p99=10550 max=12109 unit=instr"
+check linux_echoes_irq_send has linux.out "bench linux_irq_send median=13206 p99=13858 max=15180 unit=instr"
+check linux_notes_the_wire has linux.out "note linux_irq: traced run: 1250 sent, 1250 received; eth1 tx_packets +1250, eth0 rx_packets +1250"
+check linux_compares_irq has linux.out "compare irq hires=1200 linux=9600 ratio=0.125"
+check linux_writes_irq_data has compare.dat "irq irq 1200 9600"
+check linux_passes has linux.status 0
 
 experiment web
 check web_echoes_hires_rows has web.out "bench web depth=16 conns_per_s=5984.5 mean=3000000 p95=4000000 instr_per_conn=90000 unit=instr"
@@ -164,10 +176,18 @@ experiment util
 check missing_image_is_skipped_not_failed has util.status 77
 check missing_image_says_so has util.out "skipped: image rtmix not in MANIFEST"
 
-rm "$consoles/depth-d0.log"
+grep -v 'lirq: done' "$consoles/irq-linux.log" >"$dir/unfinished.log"
+mv "$dir/unfinished.log" "$consoles/irq-linux.log"
+experiment linux
+check linux_fails_when_lirq_does_not_finish has linux.status 1
+check linux_still_compares_unfinished_irq has linux.out "compare irq hires=1200 linux=9600 ratio=0.125"
+
+rm "$consoles/depth-d0.log" "$consoles/irq-linux.log"
 experiment linux
 check linux_without_depth_images_still_compares has linux.out "compare thd_switch hires=331 linux=1598 ratio=0.207"
 check linux_skips_missing_hires_figure has linux.out "skipped: compare alias (no HiRES figure)"
+check linux_skips_irq_without_its_guest has linux.out "skipped: compare irq (no Linux figure)"
+check linux_passes_without_irq_guest has linux.status 0
 
 # the report of this synthetic run: depth (quick, failed), depth-busy, irq (quick), linux
 # and micro ran; util was skipped; soak, servers and perf never ran.  Logs as eval/run.sh
