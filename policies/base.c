@@ -12,6 +12,7 @@ void
 base_init(struct base *b, const char *policy, uint64_t slice)
 {
 	memset(b, 0, sizeof(*b));
+	b->memo.gen = UINT64_MAX; /* nothing picked yet */
 	runq_init(&b->q, slice);
 	strncpy(b->name, policy, sizeof(b->name) - 1);
 }
@@ -25,12 +26,16 @@ served(const struct base *b, uint32_t id)
 void
 base_advance(struct base *b, uint32_t id, uint64_t now)
 {
-	if (served(b, id))
-		server_advance(&b->srv[id], now, b->q.e[id].runnable, 0);
+	if (!served(b, id))
+		return;
+	/* at pick's time again: nothing more is due (pick advanced every server) */
+	if (now != b->memo.now)
+		b->gen++;
+	server_advance(&b->srv[id], now, b->q.e[id].runnable, 0);
 }
 
 uint64_t
-base_eligible(struct base *b, uint64_t now)
+base_eligible_served(struct base *b, uint64_t now)
 {
 	uint64_t m = runq_runnable(&b->q);
 
@@ -99,6 +104,7 @@ base_add(void *st, uint32_t id, const struct pol_param *p, uint64_t now)
 	if (p->kind != RES_NONE &&
 	    !(server = admit_server(b->name, p->kind, p->server, why, sizeof(why))))
 		return HR_EINVAL;
+	b->gen++;
 	runq_add(&b->q, id, p);
 	if (p->kind == RES_NONE)
 		return 0;
@@ -117,11 +123,25 @@ base_remove(void *st, uint32_t id)
 
 	if (!runq_has(&b->q, id))
 		return HR_ENOENT;
+	b->gen++;
 	runq_remove(&b->q, id);
 	memset(&b->srv[id], 0, sizeof(b->srv[id]));
 	b->served &= ~RUNQ_BIT(id);
 	b->soft &= ~RUNQ_BIT(id);
 	return 0;
+}
+
+/*
+ * block, wake and charge come on most turns of a scheduler; the server's part of each is
+ * apart (server_*), so that an entity without a server (best effort) costs a few
+ * instructions and not the registers the server's arithmetic needs.
+ */
+static __attribute__((noinline)) void
+server_block_at(struct base *b, uint32_t id, uint64_t now)
+{
+	base_advance(b, id, now);
+	runq_block(&b->q, id);
+	server_block(&b->srv[id]);
 }
 
 int
@@ -131,11 +151,21 @@ base_block(void *st, uint32_t id, uint64_t now)
 
 	if (!runq_has(&b->q, id))
 		return HR_ENOENT;
-	base_advance(b, id, now);
-	runq_block(&b->q, id);
+	b->gen++;
 	if (served(b, id))
-		server_block(&b->srv[id]);
+		server_block_at(b, id, now);
+	else
+		runq_block(&b->q, id);
 	return 0;
+}
+
+/* Its server's part of waking id, before the run queue's. */
+static __attribute__((noinline)) void
+server_wake_at(struct base *b, uint32_t id, uint64_t now)
+{
+	base_advance(b, id, now);
+	if (b->cbs && !b->q.e[id].runnable)
+		server_wake_cbs(&b->srv[id], now);
 }
 
 int
@@ -145,9 +175,9 @@ base_wake(void *st, uint32_t id, uint64_t now)
 
 	if (!runq_has(&b->q, id))
 		return HR_ENOENT;
-	base_advance(b, id, now);
-	if (b->cbs && served(b, id) && !b->q.e[id].runnable)
-		server_wake_cbs(&b->srv[id], now);
+	b->gen++;
+	if (served(b, id))
+		server_wake_at(b, id, now);
 	runq_wake(&b->q, id);
 	return 0;
 }
@@ -159,9 +189,10 @@ base_charge(void *st, uint32_t id, uint64_t used, uint64_t now)
 
 	if (!runq_has(&b->q, id))
 		return;
+	b->gen++;
+	runq_run(&b->q, id, used); /* the run queue's slice and the server's budget: apart */
 	if (served(b, id))
 		server_charge(&b->srv[id], used, now);
-	runq_run(&b->q, id, used);
 }
 
 void
@@ -170,8 +201,10 @@ base_yield(void *st, uint32_t id, uint64_t now)
 	struct base *b = st;
 
 	(void) now;
-	if (runq_has(&b->q, id))
-		runq_to_tail(&b->q, id);
+	if (!runq_has(&b->q, id))
+		return;
+	b->gen++;
+	runq_to_tail(&b->q, id);
 }
 
 uint32_t
@@ -215,6 +248,17 @@ base_set_grain(void *st, uint64_t grain)
 	struct base *b = st;
 
 	b->grain = grain;
+	b->gen++;
 	POL_FOR_EACH(id, b->served)
 	b->srv[id].grain = grain;
+}
+
+/* Without a server an entity is eligible exactly while runnable (base_is_eligible), and
+ * every policy's rank of it depends on its parameters only (fprr_rank, edf_rank). */
+uint64_t
+base_steady(void *st)
+{
+	const struct base *b = st;
+
+	return ~b->served;
 }

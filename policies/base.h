@@ -21,6 +21,11 @@ struct base {
 	char name[8];		    /* the policy's, for admit_server */
 	uint64_t cbs;		    /* 1: servers wake by the constant-bandwidth rule (edf) */
 	uint64_t grain;		    /* the caller's timer resolution (set_grain) */
+	uint64_t gen;		    /* changes with every change of q or a server */
+	struct {		    /* pick's answer, for next_event (base_memo_get) */
+		uint64_t gen, now, elig;
+		int32_t p, peer;
+	} memo;
 };
 
 _Static_assert(sizeof(struct base) % 8 == 0, "policy state size is a multiple of 8");
@@ -28,9 +33,17 @@ _Static_assert(sizeof(struct base) % 8 == 0, "policy state size is a multiple of
 void base_init(struct base *b, const char *policy, uint64_t slice);
 /* Perform id's due replenishments (a no-op for an entity without a server). */
 void base_advance(struct base *b, uint32_t id, uint64_t now);
+/* base_eligible with at least one server. */
+uint64_t base_eligible_served(struct base *b, uint64_t now);
+
 /* Perform due replenishments; return the ids that may run now: runnable, and budget left
- * if they have a server. */
-uint64_t base_eligible(struct base *b, uint64_t now);
+ * if they have a server (inline: without servers, as under best effort only, that is all
+ * the runnable ones, on every pick). */
+static inline uint64_t
+base_eligible(struct base *b, uint64_t now)
+{
+	return b->served ? base_eligible_served(b, now) : runq_runnable(&b->q);
+}
 /* Ids of runnable servers with no budget left (after base_eligible at the same time). */
 uint64_t base_exhausted(const struct base *b);
 /* Ids of runnable soft servers with no budget left: they run when nothing else can. */
@@ -43,12 +56,42 @@ uint64_t base_refill_at(const struct base *b, uint64_t mask);
  * brings back something more urgent; a peer's slice may end. */
 uint64_t base_background_event(const struct base *b, int32_t p, uint64_t now);
 
+/*
+ * A policy's pick remembers what it chose from (the eligible ids at now) and what it
+ * chose, so that next_event at the same now, with nothing changed since, need not work it
+ * out again: the caller asks the one right after the other (pick, then next_event to arm
+ * its timer).  Any change (an operation below, replenishments at another time) moves gen.
+ */
+static inline void
+base_memo_put(struct base *b, uint64_t now, uint64_t elig, int32_t p, int peer)
+{
+	b->memo.gen = b->gen;
+	b->memo.now = now;
+	b->memo.elig = elig;
+	b->memo.p = p;
+	b->memo.peer = peer;
+}
+
+/* 1 and *elig, *p, *peer as pick found them if they still hold at now, else 0.  (peer is
+ * the policy's: fprr's says whether p has a round-robin peer.) */
+static inline int
+base_memo_get(const struct base *b, uint64_t now, uint64_t *elig, int32_t *p, int *peer)
+{
+	if (b->memo.gen != b->gen || b->memo.now != now)
+		return 0;
+	*elig = b->memo.elig;
+	*p = b->memo.p;
+	*peer = b->memo.peer;
+	return 1;
+}
+
 /* The struct policy fields every policy takes from here; each table adds its name, init,
  * pick, next_event and rank. */
 #define BASE_POLICY_OPS                                                                           \
 	.size = sizeof(struct base), .add = base_add, .remove = base_remove, .block = base_block, \
 	.wake = base_wake, .charge = base_charge, .yield = base_yield, .misses = base_misses,     \
-	.eligible = base_is_eligible, .budget_left = base_budget_left, .set_grain = base_set_grain
+	.eligible = base_is_eligible, .budget_left = base_budget_left,                            \
+	.set_grain = base_set_grain, .steady = base_steady
 
 /* struct policy operations (see policy.h for their contracts). */
 int base_add(void *st, uint32_t id, const struct pol_param *p, uint64_t now);
@@ -61,5 +104,8 @@ uint32_t base_misses(void *st, uint32_t id);
 int base_is_eligible(void *st, uint32_t id, uint64_t now);
 uint64_t base_budget_left(void *st, uint32_t id, uint64_t now);
 void base_set_grain(void *st, uint64_t grain);
+/* Every id without a server: runnable means eligible, its rank is its priority's, and
+ * nothing limits its budget. */
+uint64_t base_steady(void *st);
 
 #endif

@@ -45,8 +45,11 @@ static int32_t
 edf_pick(void *st, uint64_t now)
 {
 	struct base *b = st;
+	uint64_t elig = base_eligible(b, now);
+	int32_t p = select_any(b, elig);
 
-	return select_any(b, base_eligible(b, now));
+	base_memo_put(b, now, elig, p, 0);
+	return p;
 }
 
 /* Events while server p runs: its budget runs out, or its deadline moves past another
@@ -65,8 +68,14 @@ static uint64_t
 edf_next_event(void *st, uint64_t now)
 {
 	struct base *b = st;
-	uint64_t elig = base_eligible(b, now), t;
-	int32_t p = select_any(b, elig);
+	uint64_t elig, t;
+	int32_t p;
+	int unused;
+
+	if (!base_memo_get(b, now, &elig, &p, &unused)) {
+		elig = base_eligible(b, now);
+		p = select_any(b, elig);
+	}
 
 	if (p == POL_IDLE || !(elig & RUNQ_BIT(p)))
 		return base_background_event(b, p, now);

@@ -20,8 +20,11 @@ int32_t
 fprr_pick(void *st, uint64_t now)
 {
 	struct base *b = st;
-	int32_t p = runq_pick(&b->q, base_eligible(b, now), 1);
+	uint64_t elig = base_eligible(b, now);
+	int peer;
+	int32_t p = runq_pick_peer(&b->q, elig, 1, &peer);
 
+	base_memo_put(b, now, elig, p, peer);
 	return p != POL_IDLE ? p : base_pick_background(b);
 }
 
@@ -32,6 +35,8 @@ next_refill(const struct base *b, int32_t p)
 {
 	uint64_t m = 0;
 
+	if (!b->served)
+		return UINT64_MAX; /* best effort only: no refills */
 	POL_FOR_EACH(id, base_exhausted(b))
 	if (b->q.e[id].prio <= b->q.e[p].prio)
 		m |= RUNQ_BIT(id);
@@ -42,15 +47,20 @@ uint64_t
 fprr_next_event(void *st, uint64_t now)
 {
 	struct base *b = st;
-	uint64_t elig = base_eligible(b, now), t;
-	int32_t p = runq_pick(&b->q, elig, 1);
+	uint64_t elig, t;
+	int32_t p;
+	int peer;
 
+	if (!base_memo_get(b, now, &elig, &p, &peer)) {
+		elig = base_eligible(b, now);
+		p = runq_pick_peer(&b->q, elig, 1, &peer);
+	}
 	if (p == POL_IDLE)
 		return base_background_event(b, base_pick_background(b), now);
 	t = next_refill(b, p);
 	if (b->served & RUNQ_BIT(p))
 		t = pol_time_min(t, server_exhaust_at(&b->srv[p], now));
-	if (runq_has_peer(&b->q, (uint32_t) p, elig, 1))
+	if (peer)
 		t = pol_time_min(t, runq_slice_end(&b->q, (uint32_t) p, now));
 	return t;
 }

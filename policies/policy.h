@@ -102,6 +102,12 @@ struct policy {
 	 * a server entity that was runnable for a whole period (never blocked) yet received
 	 * less than its budget in it; always 0 for best effort */
 	uint32_t (*misses)(void *st, uint32_t id);
+	/* ids whose eligible() answer is whether they are runnable (not blocked), whose rank()
+	 * answer changes only when they are removed (or added again with new parameters), and
+	 * whose budget_left() is UINT64_MAX (no server): never changed by time, charges or
+	 * yields.  A caller that remembers those answers need not ask again until then.  The
+	 * set itself changes only with add and remove; it may include ids not in use. */
+	uint64_t (*steady)(void *st);
 };
 
 /* Each id whose bit is set in mask, lowest first (POL_MAX <= 64: masks are one word). */

@@ -13,12 +13,6 @@ runq_init(struct runq *q, uint64_t slice)
 	q->slice = slice;
 }
 
-int
-runq_has(const struct runq *q, uint32_t id)
-{
-	return id < POL_MAX && q->e[id].used;
-}
-
 static int
 param_valid(const struct pol_param *p)
 {
@@ -41,13 +35,6 @@ runq_check(const struct runq *q, uint32_t id, const struct pol_param *p)
 }
 
 void
-runq_to_tail(struct runq *q, uint32_t id)
-{
-	q->e[id].seq = q->tail++;
-	q->e[id].slice_used = 0;
-}
-
-void
 runq_add(struct runq *q, uint32_t id, const struct pol_param *p)
 {
 	struct runq_ent *e = &q->e[id];
@@ -67,34 +54,6 @@ runq_remove(struct runq *q, uint32_t id)
 	q->runnable &= ~RUNQ_BIT(id);
 }
 
-void
-runq_block(struct runq *q, uint32_t id)
-{
-	q->e[id].runnable = 0;
-	q->runnable &= ~RUNQ_BIT(id);
-}
-
-void
-runq_wake(struct runq *q, uint32_t id)
-{
-	/* A wake of a runnable entity must not cost it its place. */
-	if (q->e[id].runnable)
-		return;
-	q->e[id].runnable = 1;
-	q->runnable |= RUNQ_BIT(id);
-	runq_to_tail(q, id);
-}
-
-void
-runq_run(struct runq *q, uint32_t id, uint64_t used)
-{
-	struct runq_ent *e = &q->e[id];
-
-	e->slice_used = pol_time_add(e->slice_used, used);
-	if (q->slice && e->slice_used >= q->slice)
-		runq_to_tail(q, id);
-}
-
 uint64_t
 runq_slice_end(const struct runq *q, uint32_t id, uint64_t now)
 {
@@ -103,30 +62,58 @@ runq_slice_end(const struct runq *q, uint32_t id, uint64_t now)
 	return pol_time_add(now, q->slice - q->e[id].slice_used);
 }
 
-uint64_t
-runq_runnable(const struct runq *q)
+/*
+ * Most urgent level first, then the head of the level; without by_prio every entity is on
+ * one level.  The best so far is kept in locals (its level and sequence), and whether
+ * another entity shares its level: one on a more urgent level starts a new one.  Inlined
+ * twice, once for each by_prio, so that the loop does not ask it again.
+ */
+static inline __attribute__((always_inline)) int32_t
+pick(const struct runq *q, uint64_t m, int by_prio, int *peer)
 {
-	return q->runnable;
+	int32_t best = (int32_t) __builtin_ctzll(m);
+	uint32_t level = by_prio ? q->e[best].prio : 0;
+	uint64_t seq = q->e[best].seq;
+	int shared = 0;
+
+	POL_FOR_EACH(id, m & (m - 1))
+	{
+		const struct runq_ent *e = &q->e[id];
+		uint32_t l = by_prio ? e->prio : 0;
+		if (l > level)
+			continue;
+		if (l < level) {
+			shared = 0;
+		} else {
+			shared = 1;
+			if (e->seq >= seq)
+				continue;
+		}
+		best = (int32_t) id;
+		level = l;
+		seq = e->seq;
+	}
+	*peer = shared;
+	return best;
 }
 
-/* 1 if a runs before b: most urgent level first, then the head of the level. */
-static int
-before(const struct runq_ent *a, const struct runq_ent *b, int by_prio)
+int32_t
+runq_pick_peer(const struct runq *q, uint64_t mask, int by_prio, int *peer)
 {
-	if (by_prio && a->prio != b->prio)
-		return a->prio < b->prio;
-	return a->seq < b->seq;
+	uint64_t m = mask & q->runnable;
+
+	*peer = 0;
+	if (!m)
+		return POL_IDLE;
+	return by_prio ? pick(q, m, 1, peer) : pick(q, m, 0, peer);
 }
 
 int32_t
 runq_pick(const struct runq *q, uint64_t mask, int by_prio)
 {
-	int32_t best = POL_IDLE;
+	int peer;
 
-	POL_FOR_EACH(id, mask & q->runnable)
-	if (best == POL_IDLE || before(&q->e[id], &q->e[best], by_prio))
-		best = (int32_t) id;
-	return best;
+	return runq_pick_peer(q, mask, by_prio, &peer);
 }
 
 int

@@ -32,27 +32,74 @@ struct runq {
 };
 
 void runq_init(struct runq *q, uint64_t slice);
-/* 1 if id names an entity of q. */
-int runq_has(const struct runq *q, uint32_t id);
+
+/* 1 if id names an entity of q (inline: every operation of every policy asks it first). */
+static inline int
+runq_has(const struct runq *q, uint32_t id)
+{
+	return id < POL_MAX && q->e[id].used;
+}
+
 /* Decode an add: 0, HR_EINVAL (id out of range, unknown kind, bad budget or period for a
  * reserved kind: budget 0 is a soft reservation's only) or HR_EEXIST.  Changes nothing. */
 int runq_check(const struct runq *q, uint32_t id, const struct pol_param *p);
 /* Perform an add that runq_check accepted: runnable, at the tail of its level. */
 void runq_add(struct runq *q, uint32_t id, const struct pol_param *p);
-/* These take an id that runq_has accepted. */
+/* These take an id that runq_has accepted (inline, the ones each turn of a scheduler makes:
+ * a block, a wake, a charge). */
 void runq_remove(struct runq *q, uint32_t id);
-void runq_block(struct runq *q, uint32_t id);
-void runq_wake(struct runq *q, uint32_t id);
-void runq_to_tail(struct runq *q, uint32_t id);
+
+static inline void
+runq_to_tail(struct runq *q, uint32_t id)
+{
+	q->e[id].seq = q->tail++;
+	q->e[id].slice_used = 0;
+}
+
+static inline void
+runq_block(struct runq *q, uint32_t id)
+{
+	q->e[id].runnable = 0;
+	q->runnable &= ~RUNQ_BIT(id);
+}
+
+static inline void
+runq_wake(struct runq *q, uint32_t id)
+{
+	/* A wake of a runnable entity must not cost it its place. */
+	if (q->e[id].runnable)
+		return;
+	q->e[id].runnable = 1;
+	q->runnable |= RUNQ_BIT(id);
+	runq_to_tail(q, id);
+}
+
 /* id ran for `used`: at the end of its slice it goes to the tail of its level. */
-void runq_run(struct runq *q, uint32_t id, uint64_t used);
+static inline void
+runq_run(struct runq *q, uint32_t id, uint64_t used)
+{
+	struct runq_ent *e = &q->e[id];
+
+	e->slice_used = pol_time_add(e->slice_used, used);
+	if (q->slice && e->slice_used >= q->slice)
+		runq_to_tail(q, id);
+}
+
 /* When id's slice ends if it runs from now on; UINT64_MAX without slicing. */
 uint64_t runq_slice_end(const struct runq *q, uint32_t id, uint64_t now);
 /* Ids of the runnable entities. */
-uint64_t runq_runnable(const struct runq *q);
+static inline uint64_t
+runq_runnable(const struct runq *q)
+{
+	return q->runnable;
+}
+
 /* The runnable entity in `mask` at the head of the most urgent level (by_prio), or of all
  * of them (!by_prio: plain round robin); POL_IDLE if none. */
 int32_t runq_pick(const struct runq *q, uint64_t mask, int by_prio);
+/* The same, and *peer: 1 if another runnable entity in mask shares the chosen one's level
+ * (runq_has_peer of it), in the same pass. */
+int32_t runq_pick_peer(const struct runq *q, uint64_t mask, int by_prio, int *peer);
 /* 1 if another runnable entity in `mask` shares id's round-robin level. */
 int runq_has_peer(const struct runq *q, uint32_t id, uint64_t mask, int by_prio);
 

@@ -15,6 +15,9 @@ HOST_TEST_LIBS_desc_test := -lfdt
 HOST_TESTS += rm/test/schedcore_test.c
 HOST_TEST_DEPS_schedcore_test = rm/schedcore.c rm/test/fakecpu.c $(POLICY_CORE)
 
+HOST_TESTS += rm/test/child_test.c
+HOST_TEST_DEPS_child_test := rm/child.c
+
 HOST_TESTS += rm/test/sleepers_test.c
 HOST_TEST_DEPS_sleepers_test := rm/sleepers.c
 

@@ -6,6 +6,16 @@
 #include <string.h>
 
 static struct child children[CHILD_MAX];
+/*
+ * By component id, 1 + the record child_by_comp last found for it (0: none yet), checked
+ * before it is believed: a record whose component went (dead, down, freed, rebuilt under
+ * another id) no longer matches, and the search finds the one that does.  A component id
+ * names at most one record: ours are live kernel components, each killed before its
+ * record lets go of its id (ctor_destroy), so the one found is the one a search from the
+ * first record would find.  Every kernel event about a child asks (subsys.c).
+ */
+static uint8_t by_comp[HR_COMP_MAX];
+_Static_assert(CHILD_MAX < 256, "by_comp holds 1 + a record's index in a byte");
 
 static void
 init(struct child *c, const char *name, enum desc_type type)
@@ -61,9 +71,20 @@ child_live(const struct child *c)
 struct child *
 child_by_comp(uint32_t comp)
 {
+	int known = comp && comp < HR_COMP_MAX;
+	struct child *c;
+
+	if (known && by_comp[comp]) {
+		c = &children[by_comp[comp] - 1];
+		if (child_live(c) && c->ctor.comp == comp)
+			return c;
+	}
 	for (int i = 0; i < CHILD_MAX; i++)
-		if (child_live(&children[i]) && children[i].ctor.comp == comp)
+		if (child_live(&children[i]) && children[i].ctor.comp == comp) {
+			if (known)
+				by_comp[comp] = (uint8_t) (i + 1);
 			return &children[i];
+		}
 	return 0;
 }
 

@@ -46,6 +46,8 @@ void child_free(struct child *c);
 /* Everything c held is gone and forgotten: free its record, or, if it waits to be rebuilt
  * (c->restart.at), keep what rebuilding needs (name, id, node, restart) and mark it down. */
 void child_retire(struct child *c);
+/* The live child whose component is comp, or NULL; in one step for a child found before
+ * (every kernel event about a child asks). */
 struct child *child_by_comp(uint32_t comp);
 struct child *child_by_name(const char *name);
 struct child *child_by_id(uint32_t id);

@@ -899,10 +899,19 @@ cpu_comply(void)
 	hr_lock_give(&lock);
 }
 
+/* On every turn of the scheduler: each part looks again for itself, but the common case
+ * (nothing dead, nothing new from our parent, nothing owed) is decided here, at once. */
 void
 delegate_turn(void)
 {
-	forget_dead();
-	comply();
-	cpu_comply();
+	const volatile struct hr_pcb *pcb = (const struct hr_pcb *) HR_VA_PCB;
+
+	if (unforgotten)
+		forget_dead();
+	if (!hr_bootinfo()->depth)
+		return;
+	if (pcb->revision != revisions_seen || our_target)
+		comply();
+	if (pcb->cpu_revision != cpu_revisions_seen)
+		cpu_comply();
 }

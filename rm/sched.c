@@ -121,7 +121,7 @@ sched_set_param(long id, const struct pol_param *p)
 	/* a child's thread in our services: it is no entity of ours to carry the request, so
 	 * the entity changed carries it, and the event thread takes it at once (or, should
 	 * the switch fail, on its next turn) */
-	__atomic_store_n(&e->param_due, 1, __ATOMIC_RELEASE);
+	schedcore_ask_param(&core, id);
 	hr_thd_switch(evt_tid, 0);
 	return 0;
 }
@@ -129,12 +129,8 @@ sched_set_param(long id, const struct pol_param *p)
 void
 sched_request(long id, enum ent_req req, uint64_t arg)
 {
-	struct sched_ent *e = sched_ent(id);
-
-	if (!e)
+	if (schedcore_ask(&core, id, req, arg))
 		return;
-	e->req_arg = arg;
-	__atomic_store_n(&e->req, req, __ATOMIC_RELEASE);
 	hr_thd_switch(evt_tid, req == REQ_YIELD ? 0 : HR_SW_BLOCK);
 }
 

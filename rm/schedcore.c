@@ -20,8 +20,10 @@ schedcore_init(struct schedcore *c, const struct policy *pol, uint64_t tick_tsc,
 	c->pol = pol;
 	c->min_gap = tick_tsc / SCHEDCORE_MIN_GAP_PER_TICK;
 	c->running = -1;
+	c->sleep_next = UINT64_MAX;
 	pol->init(c->state, now, slice);
 	pol->set_grain(c->state, c->min_gap);
+	c->steady = pol->steady(c->state);
 	return 0;
 }
 
@@ -31,6 +33,8 @@ schedcore_add(struct schedcore *c, struct hr_sched_region *r, enum ent_kind kind
 {
 	long e;
 
+	if (tid >= HR_THD_MAX)
+		return HR_EINVAL;
 	for (long id = 0; id < POL_MAX; id++) {
 		if (c->ent[id].used)
 			continue;
@@ -40,6 +44,12 @@ schedcore_add(struct schedcore *c, struct hr_sched_region *r, enum ent_kind kind
 			.used = 1, .kind = (uint8_t) kind, .tid = tid, .owner = owner, .param = *p
 		};
 		c->used |= 1ull << id;
+		c->awake |= 1ull << id;
+		c->fresh &= ~(1ull << id);
+		c->ranked &= ~(1ull << id);
+		c->steady = c->pol->steady(c->state);
+		if (!c->by_tid[tid] || c->by_tid[tid] > id + 1)
+			c->by_tid[tid] = (uint8_t) (id + 1);
 		c->ent[id].seen = r->slot[tid].consumed;
 		r->slot[tid].prio = pol_publish(c->pol->rank(c->state, (uint32_t) id, now));
 		return id;
@@ -47,14 +57,52 @@ schedcore_add(struct schedcore *c, struct hr_sched_region *r, enum ent_kind kind
 	return HR_ENOMEM;
 }
 
+/* Sleeping entity id sleeps no more (woken or removed): the earliest may be another. */
+static void
+unsleep(struct schedcore *c, long id)
+{
+	uint64_t was = c->ent[id].wake_at;
+
+	c->sleeping &= ~(1ull << id);
+	if (was != c->sleep_next)
+		return;
+	c->sleep_next = UINT64_MAX;
+	POL_FOR_EACH(j, c->sleeping)
+	c->sleep_next = pol_time_min(c->sleep_next, c->ent[j].wake_at);
+}
+
+/* Entity id's thread now is tid no more: the next entity of tid, if any, is found. */
+static void
+unindex(struct schedcore *c, long id, uint32_t tid)
+{
+	if (c->by_tid[tid] != id + 1)
+		return;
+	c->by_tid[tid] = 0;
+	SCHEDCORE_FOR_EACH(j, c)
+	if (c->ent[j].tid == tid) {
+		c->by_tid[tid] = (uint8_t) (j + 1);
+		return;
+	}
+}
+
 void
 schedcore_remove(struct schedcore *c, long id)
 {
+	uint32_t tid;
+
 	if (!schedcore_ent(c, id))
 		return;
 	c->pol->remove(c->state, (uint32_t) id);
+	c->steady = c->pol->steady(c->state);
+	if (c->sleeping & (1ull << id))
+		unsleep(c, id);
+	tid = c->ent[id].tid;
 	memset(&c->ent[id], 0, sizeof(c->ent[id]));
 	c->used &= ~(1ull << id);
+	c->awake &= ~(1ull << id);
+	c->fresh &= ~(1ull << id);
+	c->ranked &= ~(1ull << id);
+	unindex(c, id, tid);
 	if (c->running == id)
 		c->running = -1;
 }
@@ -66,12 +114,27 @@ schedcore_ent(struct schedcore *c, long id)
 }
 
 long
-schedcore_find(const struct schedcore *c, uint32_t tid)
+schedcore_ask(struct schedcore *c, long id, enum ent_req req, uint64_t arg)
 {
-	SCHEDCORE_FOR_EACH(id, c)
-	if (c->ent[id].tid == tid)
-		return (long) id;
-	return -1;
+	struct sched_ent *e = schedcore_ent(c, id);
+
+	if (!e)
+		return HR_ENOENT;
+	e->req_arg = arg;
+	__atomic_store_n(&e->req, req, __ATOMIC_RELEASE);
+	__atomic_fetch_or(&c->asked, 1ull << id, __ATOMIC_RELEASE);
+	return 0;
+}
+
+void
+schedcore_ask_param(struct schedcore *c, long id)
+{
+	struct sched_ent *e = schedcore_ent(c, id);
+
+	if (!e)
+		return;
+	__atomic_store_n(&e->param_due, 1, __ATOMIC_RELEASE);
+	__atomic_fetch_or(&c->asked, 1ull << id, __ATOMIC_RELEASE);
 }
 
 void
@@ -83,6 +146,12 @@ schedcore_block(struct schedcore *c, long id, uint64_t wake_at, uint64_t now)
 		return;
 	e->blocked = 1;
 	e->wake_at = wake_at;
+	c->awake &= ~(1ull << id);
+	c->fresh &= ~(1ull << id);
+	if (wake_at) {
+		c->sleeping |= 1ull << id;
+		c->sleep_next = pol_time_min(c->sleep_next, wake_at);
+	}
 	c->pol->block(c->state, (uint32_t) id, now);
 }
 
@@ -93,8 +162,12 @@ schedcore_wake(struct schedcore *c, long id, uint64_t now)
 
 	if (!e || !e->blocked)
 		return;
+	if (c->sleeping & (1ull << id))
+		unsleep(c, id);
 	e->blocked = 0;
 	e->wake_at = 0;
+	c->awake |= 1ull << id;
+	c->fresh &= ~(1ull << id);
 	c->pol->wake(c->state, (uint32_t) id, now);
 }
 
@@ -111,6 +184,8 @@ schedcore_apply_param(struct schedcore *c, long id, uint64_t now)
 
 	if (!e)
 		return;
+	c->fresh &= ~(1ull << id);
+	c->ranked &= ~(1ull << id);
 	c->pol->remove(c->state, (uint32_t) id);
 	if (c->pol->add(c->state, (uint32_t) id, &e->param_new, now) == 0)
 		e->param = e->param_new;
@@ -119,6 +194,7 @@ schedcore_apply_param(struct schedcore *c, long id, uint64_t now)
 			    now); /* it was there a moment ago */
 	if (e->blocked)
 		c->pol->block(c->state, (uint32_t) id, now);
+	c->steady = c->pol->steady(c->state);
 }
 
 /*
@@ -136,17 +212,30 @@ schedcore_start_periods(struct schedcore *c, uint64_t now)
 	}
 }
 
+/* Charge the entities in `ran` (their threads' accounts moved) what they used. */
+static __attribute__((noinline)) void
+charge_ran(struct schedcore *c, const struct hr_sched_region *r, uint64_t ran, uint64_t now)
+{
+	POL_FOR_EACH(id, ran)
+	{
+		uint64_t k = r->slot[c->ent[id].tid].consumed;
+		c->pol->charge(c->state, (uint32_t) id, k - c->ent[id].seen, now);
+		c->ent[id].seen = k;
+	}
+}
+
+/* Every entity's account is looked at (anything of ours may have run: a child on its own
+ * timer, a thread another switched to), by a loop that calls nothing; usually one moved. */
 void
 schedcore_charge(struct schedcore *c, const struct hr_sched_region *r, uint64_t now)
 {
+	uint64_t ran = 0;
+
 	SCHEDCORE_FOR_EACH(id, c)
-	{
-		uint64_t k = r->slot[c->ent[id].tid].consumed;
-		if (k != c->ent[id].seen) {
-			c->pol->charge(c->state, (uint32_t) id, k - c->ent[id].seen, now);
-			c->ent[id].seen = k;
-		}
-	}
+	if (r->slot[c->ent[id].tid].consumed != c->ent[id].seen)
+		ran |= 1ull << id;
+	if (ran)
+		charge_ran(c, r, ran, now);
 }
 
 void
@@ -166,7 +255,10 @@ schedcore_parent_event(struct schedcore *c, uint32_t type, uint32_t tid, uint64_
 void
 schedcore_requests(struct schedcore *c, uint64_t now)
 {
-	SCHEDCORE_FOR_EACH(id, c)
+	uint64_t asked = __atomic_exchange_n(&c->asked, 0, __ATOMIC_ACQUIRE);
+
+	/* a bit of an entity removed since it asked: its request went with it */
+	POL_FOR_EACH(id, asked & c->used)
 	{
 		struct sched_ent *e = &c->ent[id];
 		uint32_t req = __atomic_exchange_n(&e->req, REQ_NONE, __ATOMIC_ACQUIRE);
@@ -186,18 +278,19 @@ schedcore_requests(struct schedcore *c, uint64_t now)
 void
 schedcore_timers(struct schedcore *c, uint64_t now)
 {
-	SCHEDCORE_FOR_EACH(id, c)
-	{
-		struct sched_ent *e = &c->ent[id];
-		if (e->blocked && e->wake_at && e->wake_at <= now)
-			schedcore_wake(c, (long) id, now);
-	}
+	if (c->sleep_next > now)
+		return; /* most turns: nobody is due */
+	POL_FOR_EACH(id, c->sleeping)
+	if (c->ent[id].wake_at <= now)
+		schedcore_wake(c, (long) id, now);
 }
 
 /* A thread asleep in our parent comes back, and so may a child (its own timer). */
 int
 schedcore_idle_forever(const struct schedcore *c)
 {
+	if (c->awake)
+		return 0; /* most turns: something of ours may run */
 	SCHEDCORE_FOR_EACH(id, c)
 	{
 		const struct sched_ent *e = &c->ent[id];
@@ -219,7 +312,8 @@ pick(struct schedcore *c, uint64_t now)
 	for (;;) {
 		int32_t id = c->pol->pick(c->state, now);
 		uint64_t left;
-		if (id == POL_IDLE ||
+		/* a steady one has no server (policy.h): its budget is unlimited */
+		if (id == POL_IDLE || (c->steady & (1ull << id)) ||
 		    (left = c->pol->budget_left(c->state, (uint32_t) id, now)) >= c->min_gap)
 			return id;
 		c->pol->charge(c->state, (uint32_t) id, left, now);
@@ -248,6 +342,30 @@ publishable(struct schedcore *c, long id, uint64_t now)
 }
 
 /*
+ * publishable, for a steady entity from what the policy said last time: it may run exactly
+ * while it is not blocked, and its rank stays what it was (policy.h, steady), so a blocked
+ * thread is idle and anything else has its prio_steady (a blocked child keeps its priority,
+ * its budget being unlimited).
+ */
+static int32_t
+publishable_steady(struct schedcore *c, uint64_t steady, long id, uint64_t now)
+{
+	struct sched_ent *e = &c->ent[id];
+	int32_t p;
+
+	if (!(steady & (1ull << id)))
+		return publishable(c, id, now);
+	if (e->blocked && e->kind == ENT_THREAD)
+		return HR_PRIO_IDLE;
+	if (c->ranked & (1ull << id))
+		return e->prio_steady;
+	p = publishable(c, id, now);
+	e->prio_steady = p;
+	c->ranked |= 1ull << id;
+	return p;
+}
+
+/*
  * Priorities for the kernel's preemption decisions: an entity that may not run now (a
  * blocked thread, a server out of budget) must not preempt anything.  An idle child with
  * budget left keeps its priority: when its own timer fires, the kernel runs it at once,
@@ -260,14 +378,18 @@ publishable(struct schedcore *c, long id, uint64_t now)
 static void
 publish(struct schedcore *c, struct hr_sched_region *r, uint64_t now)
 {
+	uint64_t steady = c->used & c->steady;
+
 	c->idle_watch = UINT64_MAX;
-	SCHEDCORE_FOR_EACH(id, c)
+	/* a fresh one's answer would be the same as last time, and it sets no idle_watch */
+	POL_FOR_EACH(id, c->used & ~c->fresh)
 	{
 		struct sched_ent *e = &c->ent[id];
-		int32_t p = publishable(c, (long) id, now);
+		int32_t p = publishable_steady(c, steady, (long) id, now);
 		if (p != e->prio_pub)
 			r->slot[e->tid].prio = e->prio_pub = p;
 	}
+	c->fresh = steady;
 }
 
 int32_t
@@ -285,26 +407,7 @@ schedcore_next_wakeup(struct schedcore *c, uint64_t now, uint64_t extra)
 	uint64_t t = pol_time_min(c->pol->next_event(c->state, now), c->idle_watch);
 
 	t = pol_time_min(t, extra);
-	SCHEDCORE_FOR_EACH(id, c)
-	{
-		struct sched_ent *e = &c->ent[id];
-		if (e->blocked && e->wake_at)
-			t = pol_time_min(t, e->wake_at);
-	}
-	return t;
-}
-
-/*
- * A time closer than min_gap is put off to min_gap from now: by the time we switch it
- * would have passed, we would be woken at once, and what we dispatched would never run out
- * the little it had left (a slice, a budget), turn after turn.
- */
-uint64_t
-schedcore_arm_time(const struct schedcore *c, uint64_t t, uint64_t clock)
-{
-	uint64_t soonest = pol_time_add(clock, c->min_gap);
-
-	return t < soonest ? soonest : t;
+	return pol_time_min(t, c->sleep_next);
 }
 
 /*

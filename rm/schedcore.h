@@ -39,11 +39,21 @@ struct sched_ent {
 	struct pol_param param;	    /* as the policy has it (times in TSC ticks) */
 	struct pol_param param_new; /* asked for by sched_set_param, for the event thread */
 	volatile uint8_t param_due; /* param_new is for it, from a thread that is no entity */
+	int32_t prio_steady;	    /* a steady one's priority when it may run (`ranked`) */
 };
+_Static_assert(sizeof(struct sched_ent) == 128, "an entity is 128 bytes: ent[id] is a shift");
 
 /*
  * One scheduler's decisions.  Only its event thread changes it (the entities' threads
- * write only their req and req_arg), so it needs no lock.  Times are TSC ticks.
+ * write only their req, req_arg and param_due, and then their bit of `asked`:
+ * schedcore_ask), so it needs no lock.  Times are TSC ticks.
+ *
+ * A turn costs what changed, not what exists: the requests come with a mask (asked), the
+ * sleepers have theirs and their earliest time kept (sleeping, sleep_next), an entity is
+ * found by its thread in one step (by_tid), and an entity whose published priority only
+ * its blocking, waking or parameters can change (the policy's steady ones: best effort)
+ * is published again only after one of those (fresh), from what the policy said of it
+ * last time (ranked: until its parameters change).
  */
 struct schedcore {
 	const struct policy *pol;
@@ -51,6 +61,14 @@ struct schedcore {
 	long running;	     /* entity last dispatched, -1 if none */
 	uint64_t used;	     /* bit id: ent[id] is in use */
 	uint64_t idle_watch; /* when an idle child could have spent its budget (publish) */
+	uint64_t asked;	     /* bit id: ent[id] may have a request (set atomically by askers) */
+	uint64_t awake;	     /* bit id: ent[id] is in use and not blocked */
+	uint64_t sleeping;   /* bit id: ent[id] is blocked with a wake_at */
+	uint64_t sleep_next; /* the earliest wake_at of `sleeping` (UINT64_MAX: none) */
+	uint64_t fresh;	     /* bit id: ent[id]'s published priority holds until it changes */
+	uint64_t ranked;     /* bit id: ent[id] is steady and its prio_steady is known */
+	uint64_t steady;     /* the policy's steady ids (policy.h), as of the last add or remove */
+	uint8_t by_tid[HR_THD_MAX]; /* 1 + the lowest id dispatching thread tid; 0: none */
 	struct sched_ent ent[POL_MAX];
 	uint64_t state[SCHEDCORE_STATE_BYTES / 8]; /* the policy's */
 };
@@ -63,15 +81,31 @@ struct schedcore {
 long schedcore_init(struct schedcore *c, const struct policy *pol, uint64_t tick_tsc,
 		    uint64_t slice, uint64_t now);
 /* Add an entity dispatching tid (p in TSC ticks), publish its priority in r.  Its id, or
- * the policy's HR_E* code, or HR_ENOMEM (POL_MAX entities already). */
+ * the policy's HR_E* code, HR_EINVAL (tid beyond HR_THD_MAX: it has no slot in r), or
+ * HR_ENOMEM (POL_MAX entities already). */
 long schedcore_add(struct schedcore *c, struct hr_sched_region *r, enum ent_kind kind, uint32_t tid,
 		   const struct pol_param *p, void *owner, uint64_t now);
 /* Forget entity id (nothing if it is not in use). */
 void schedcore_remove(struct schedcore *c, long id);
 /* Entity id, or NULL if it is not in use. */
 struct sched_ent *schedcore_ent(struct schedcore *c, long id);
-/* The entity dispatching tid, or -1. */
-long schedcore_find(const struct schedcore *c, uint32_t tid);
+/* The entity dispatching tid (the lowest id if several do), or -1.  Inline: every request
+ * a thread makes names itself by its thread (sched_find). */
+static inline long
+schedcore_find(const struct schedcore *c, uint32_t tid)
+{
+	return tid < HR_THD_MAX ? (long) c->by_tid[tid] - 1 : -1;
+}
+/*
+ * From entity id's own thread (or any thread but the event thread): ask the event thread
+ * for req with arg, taken on its next turn (schedcore_requests).  0, or HR_ENOENT (id is
+ * not in use: nothing asked).  The request is written before the entity's bit of `asked`, so a turn that sees the
+ * bit sees the request; one that does not sees it on the turn the asker then switches to.
+ */
+long schedcore_ask(struct schedcore *c, long id, enum ent_req req, uint64_t arg);
+/* The same for entity id's param_new (param_due), asked from a thread that is no entity:
+ * the caller has written param_new. */
+void schedcore_ask_param(struct schedcore *c, long id);
 /* Block entity id until wake_at (0: until woken), or wake it; nothing if already so. */
 void schedcore_block(struct schedcore *c, long id, uint64_t wake_at, uint64_t now);
 void schedcore_wake(struct schedcore *c, long id, uint64_t now);
@@ -102,8 +136,19 @@ int32_t schedcore_choose(struct schedcore *c, struct hr_sched_region *r, uint64_
  * UINT64_MAX for none).  UINT64_MAX: never.
  */
 uint64_t schedcore_next_wakeup(struct schedcore *c, uint64_t now, uint64_t extra);
-/* The time to arm our timer at, for wake-up t, the timer being set at clock. */
-uint64_t schedcore_arm_time(const struct schedcore *c, uint64_t t, uint64_t clock);
+/*
+ * The time to arm our timer at, for wake-up t, the timer being set at clock.  A time closer
+ * than min_gap is put off to min_gap from now: by the time we switch it would have passed,
+ * we would be woken at once, and what we dispatched would never run out the little it had
+ * left (a slice, a budget), turn after turn.
+ */
+static inline uint64_t
+schedcore_arm_time(const struct schedcore *c, uint64_t t, uint64_t clock)
+{
+	uint64_t soonest = pol_time_add(clock, c->min_gap);
+
+	return t < soonest ? soonest : t;
+}
 /* The thread to switch to for entity id (POL_IDLE: none, 0), id now running; preempted:
  * the thread the kernel says our activation preempted (0 if none). */
 uint32_t schedcore_dispatch(struct schedcore *c, const struct hr_sched_region *r, int32_t id,

@@ -171,8 +171,7 @@ stop(struct fake *f, long id)
 		f->kev[id] = HR_KEV_IDLE;
 		return;
 	}
-	e->req_arg = t->block ? 0 : t->wish;
-	e->req = t->block ? REQ_BLOCK : REQ_SLEEP;
+	schedcore_ask(&f->c, id, t->block ? REQ_BLOCK : REQ_SLEEP, t->block ? 0 : t->wish);
 }
 
 /* May a child woken by its own timer preempt what runs?  Published priorities decide. */

@@ -6,6 +6,7 @@
  */
 #include "check.h"
 #include "fakecpu.h"
+#include "kernel/abi/hr_errno.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -226,6 +227,141 @@ TEST(schedcore_idle_forever_only_when_nothing_can_come)
 	CHECK(schedcore_idle_forever(&f.c));
 	f.c.ent[a].parked = 1; /* asleep in our parent, which wakes it */
 	CHECK(!schedcore_idle_forever(&f.c));
+	fake_free(&f);
+}
+
+/* ---- what a turn keeps instead of searching: by thread, asked, sleepers, published ---- */
+
+static const struct pol_param best_effort = { .prio = 4, .kind = RES_NONE };
+
+TEST(schedcore_find_names_the_lowest_entity_of_a_thread)
+{
+	long a, b, c;
+
+	fake_init(&f, "fprr", 5);
+	a = schedcore_add(&f.c, &f.r, ENT_THREAD, 20, &best_effort, 0, 0);
+	b = schedcore_add(&f.c, &f.r, ENT_THREAD, 21, &best_effort, 0, 0);
+	c = schedcore_add(&f.c, &f.r, ENT_THREAD, 20, &best_effort, 0, 0); /* the same thread */
+	CHECK(a >= 0 && b >= 0 && c >= 0);
+	CHECK_EQ(schedcore_find(&f.c, 20), a);
+	CHECK_EQ(schedcore_find(&f.c, 21), b);
+	CHECK_EQ(schedcore_find(&f.c, 22), -1);
+	schedcore_remove(&f.c, a);
+	CHECK_EQ(schedcore_find(&f.c, 20), c);
+	schedcore_remove(&f.c, c);
+	CHECK_EQ(schedcore_find(&f.c, 20), -1);
+	CHECK_EQ(schedcore_find(&f.c, HR_THD_MAX), -1);
+	CHECK_EQ(schedcore_find(&f.c, UINT32_MAX), -1);
+	CHECK_EQ(schedcore_add(&f.c, &f.r, ENT_THREAD, HR_THD_MAX, &best_effort, 0, 0), HR_EINVAL);
+	a = schedcore_add(&f.c, &f.r, ENT_THREAD, 23, &best_effort, 0, 0); /* into a's slot */
+	CHECK_EQ(schedcore_find(&f.c, 23), a);
+	CHECK_EQ(schedcore_find(&f.c, 21), b);
+	fake_free(&f);
+}
+
+TEST(schedcore_requests_takes_each_asked_request_once)
+{
+	long a, b;
+
+	fake_init(&f, "fprr", 5);
+	a = fake_add(&f, ENT_THREAD, 1, RES_NONE, 0, 0, 0, FAKE_SPIN);
+	b = fake_add(&f, ENT_THREAD, 2, RES_NONE, 0, 0, 0, FAKE_SPIN);
+	CHECK_EQ(schedcore_ask(&f.c, POL_MAX, REQ_SLEEP, 1), HR_ENOENT);
+	CHECK_EQ(schedcore_ask(&f.c, a, REQ_SLEEP, 700), 0);
+	schedcore_requests(&f.c, 0);
+	CHECK(f.c.ent[a].blocked);
+	CHECK_EQ(f.c.ent[a].wake_at, 700);
+	schedcore_wake(&f.c, a, 1);
+	schedcore_requests(&f.c, 2); /* taken already: nothing again */
+	CHECK(!f.c.ent[a].blocked);
+	CHECK_EQ(schedcore_ask(&f.c, a, REQ_BLOCK, 0), 0);
+	CHECK_EQ(schedcore_ask(&f.c, b, REQ_WAKE, (uint64_t) a), 0);
+	schedcore_requests(&f.c, 3); /* in id order: a blocks, then b wakes it */
+	CHECK(!f.c.ent[a].blocked);
+	f.c.ent[b].param_new = (struct pol_param){ .prio = 9, .kind = RES_NONE };
+	schedcore_ask_param(&f.c, b);
+	schedcore_requests(&f.c, 4);
+	CHECK_EQ(f.c.ent[b].param.prio, 9);
+	/* asked, then gone: its request goes with it, and nothing reaches its successor */
+	CHECK_EQ(schedcore_ask(&f.c, b, REQ_BLOCK, 0), 0);
+	schedcore_remove(&f.c, b);
+	b = fake_add(&f, ENT_THREAD, 2, RES_NONE, 0, 0, 0, FAKE_SPIN);
+	schedcore_requests(&f.c, 5);
+	CHECK(!f.c.ent[b].blocked);
+	fake_free(&f);
+}
+
+TEST(schedcore_next_wakeup_is_the_earliest_sleeper_as_they_come_and_go)
+{
+	long a, b, c, d;
+
+	fake_init(&f, "fprr", 0);
+	a = fake_add(&f, ENT_THREAD, 1, RES_NONE, 0, 0, 0, FAKE_SPIN);
+	b = fake_add(&f, ENT_THREAD, 2, RES_NONE, 0, 0, 0, FAKE_SPIN);
+	c = fake_add(&f, ENT_THREAD, 3, RES_NONE, 0, 0, 0, FAKE_SPIN);
+	d = fake_add(&f, ENT_THREAD, 4, RES_NONE, 0, 0, 0, FAKE_SPIN);
+	schedcore_block(&f.c, a, 500, 0);
+	schedcore_block(&f.c, b, 300, 0);
+	schedcore_block(&f.c, c, 900, 0);
+	schedcore_block(&f.c, d, 0, 0); /* until woken: no time */
+	schedcore_choose(&f.c, &f.r, 0);
+	CHECK_EQ(schedcore_next_wakeup(&f.c, 0, UINT64_MAX), 300);
+	CHECK_EQ(schedcore_next_wakeup(&f.c, 0, 200), 200);
+	schedcore_wake(&f.c, b, 10); /* woken early */
+	schedcore_block(&f.c, b, 0, 10);
+	CHECK_EQ(schedcore_next_wakeup(&f.c, 10, UINT64_MAX), 500);
+	schedcore_remove(&f.c, a);
+	CHECK_EQ(schedcore_next_wakeup(&f.c, 10, UINT64_MAX), 900);
+	schedcore_timers(&f.c, 899);
+	CHECK(f.c.ent[c].blocked);
+	schedcore_timers(&f.c, 900);
+	CHECK(!f.c.ent[c].blocked);
+	CHECK(f.c.ent[d].blocked);
+	schedcore_block(&f.c, c, 0, 900);
+	CHECK_EQ(schedcore_next_wakeup(&f.c, 900, UINT64_MAX), UINT64_MAX);
+	schedcore_block(&f.c, c, 950, 900); /* blocked already: nothing changes */
+	CHECK_EQ(schedcore_next_wakeup(&f.c, 900, UINT64_MAX), UINT64_MAX);
+	fake_free(&f);
+}
+
+/* A best-effort entity's published priority is worked out again only when it changes
+ * (fresh): after a block, a wake or new parameters, never stale. */
+TEST(schedcore_best_effort_priority_follows_block_wake_and_new_params)
+{
+	long a, k;
+
+	fake_init(&f, "fprr", 5);
+	a = fake_add(&f, ENT_THREAD, 4, RES_NONE, 0, 0, 0, FAKE_SPIN);
+	k = fake_add(&f, ENT_CHILD, 6, RES_NONE, 0, 0, 0, FAKE_SPIN);
+	fake_add(&f, ENT_THREAD, 3, RES_HARD, RES_SERVER_DEFAULT, 2, 10, FAKE_SPIN);
+	for (int i = 0; i < 3; i++) { /* the same answers, whether worked out or kept */
+		schedcore_choose(&f.c, &f.r, (uint64_t) i);
+		CHECK_EQ(published(a), pol_publish(4));
+		CHECK_EQ(published(k), pol_publish(6));
+	}
+	schedcore_block(&f.c, a, 0, 3);
+	schedcore_block(&f.c, k, 0, 3);
+	schedcore_choose(&f.c, &f.r, 3);
+	CHECK_EQ(published(a), HR_PRIO_IDLE);
+	CHECK_EQ(published(k), pol_publish(6)); /* an idle child keeps its priority */
+	schedcore_wake(&f.c, a, 4);
+	schedcore_choose(&f.c, &f.r, 4);
+	CHECK_EQ(published(a), pol_publish(4));
+	f.c.ent[a].param_new = (struct pol_param){ .prio = 7, .kind = RES_NONE };
+	schedcore_apply_param(&f.c, a, 5);
+	schedcore_choose(&f.c, &f.r, 5);
+	CHECK_EQ(published(a), pol_publish(7));
+	/* a server now: published from its budget, idle once it is spent */
+	f.c.ent[a].param_new =
+		(struct pol_param){ .prio = 1, .kind = RES_HARD, .budget = T, .period = 10 * T };
+	schedcore_apply_param(&f.c, a, 6);
+	CHECK_EQ(schedcore_choose(&f.c, &f.r, 6), a);
+	CHECK_EQ(published(a), pol_publish(1));
+	schedcore_charge(&f.c, &f.r, 6); /* nothing yet */
+	f.r.slot[f.t[a].tid].consumed += T;
+	schedcore_charge(&f.c, &f.r, 6 + T);
+	schedcore_choose(&f.c, &f.r, 6 + T);
+	CHECK_EQ(published(a), HR_PRIO_IDLE);
 	fake_free(&f);
 }
 
