@@ -22,6 +22,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "initconsole.h"
+
 #define N      2000
 #define WARMUP 100 /* first iterations, not recorded: page faults, cold caches */
 
@@ -195,20 +197,6 @@ bench_event(void)
 	pthread_join(t, 0);
 	close(efd);
 	print("event", samples);
-}
-
-/* as /init: the console is not open yet, and /dev is empty until devtmpfs is mounted */
-static void
-console_open(void)
-{
-	mkdir("/dev", 0755);
-	mount("devtmpfs", "/dev", "devtmpfs", 0, 0);
-	int fd = open("/dev/console", O_RDWR);
-	if (fd >= 0) {
-		dup2(fd, 0), dup2(fd, 1), dup2(fd, 2);
-		if (fd > 2)
-			close(fd);
-	}
 }
 
 int

@@ -53,6 +53,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "initconsole.h"
+
 #define N	  1000	  /* samples a figure */
 #define WARMUP	  50	  /* first datagrams of a run, not recorded */
 #define SPARE	  200	  /* more datagrams in the traced run, for those the filter drops */
@@ -438,20 +440,6 @@ measure(void)
 	       "warm-up, %d had exactly one\n",
 	       ni, if0, i > WARMUP ? i - WARMUP : 0, n);
 	print("irq", samples, n);
-}
-
-/* as /init: the console is not open yet, and /dev is empty until devtmpfs is mounted */
-static void
-console_open(void)
-{
-	mkdir("/dev", 0755);
-	mount("devtmpfs", "/dev", "devtmpfs", 0, 0);
-	int fd = open("/dev/console", O_RDWR);
-	if (fd >= 0) {
-		dup2(fd, 0), dup2(fd, 1), dup2(fd, 2);
-		if (fd > 2)
-			close(fd);
-	}
 }
 
 int

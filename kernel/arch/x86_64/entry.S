@@ -81,14 +81,19 @@
 	push	%r9
 .endm
 
-/* The fast path declined: the registers as the user left them, and the full path. */
-.macro FAST_DECLINE sysno
+/* The six argument registers back from FAST_SAVE's copies. */
+.macro FAST_ARGS
 	pop	%r9
 	pop	%r8
 	pop	%r10
 	pop	%rdx
 	pop	%rsi
 	pop	%rdi
+.endm
+
+/* The fast path declined: the registers as the user left them, and the full path. */
+.macro FAST_DECLINE sysno
+	FAST_ARGS
 	pop	%r11
 	pop	%rcx
 	mov	user_rsp_scratch(%rip), %rsp
@@ -188,12 +193,7 @@ fast_ret:
 	/* back in the caller with the callee's registers but rax = value (as the full path) */
 	mov	%rax, %rcx
 	mov	%rdx, user_rsp_scratch(%rip)
-	pop	%r9
-	pop	%r8
-	pop	%r10
-	pop	%rdx
-	pop	%rsi
-	pop	%rdi
+	FAST_ARGS
 	mov	%rdi, %rax
 	mov	$HW_RFLAGS_FORCE, %r11d           /* thd_unwind's rflags, as ret_to_user leaves them */
 	mov	user_rsp_scratch(%rip), %rsp
