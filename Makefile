@@ -203,7 +203,7 @@ manifest-test: $(HRIMAGE)
 $(LBENCH): $(LBENCH_SRC) | $(DEPS)
 	$(call say,UCC,$<)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(UCC) -std=gnu11 -O2 $(WARN) $(ULDFLAGS) -o $@ $<
+	$(Q)$(UCC) -std=gnu11 -O2 $(WARN) -I. $(ULDFLAGS) -o $@ $(filter %.c,$^)
 
 $(SERVERS_BIN): $(SERVERS_SRC) | $(DEPS)
 	$(call say,HCC,$@)
@@ -217,7 +217,7 @@ $(LBENCH_CPIO): $(LBENCH) eval/linux/mkinitramfs.sh
 $(LIRQ): $(LIRQ_SRC) | $(DEPS)
 	$(call say,UCC,$<)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(UCC) -std=gnu11 -O2 $(WARN) $(ULDFLAGS) -o $@ $<
+	$(Q)$(UCC) -std=gnu11 -O2 $(WARN) -I. $(ULDFLAGS) -o $@ $(filter %.c,$^)
 
 # IRQ_E1000: the e1000.ko of the kernel eval/linux.sh boots (it finds it: eval/linuxkernel.sh)
 $(LIRQ_CPIO): $(LIRQ) eval/linux/mkinitramfs.sh $(IRQ_E1000)

@@ -2,7 +2,7 @@
  * lbench - the Linux counterparts of HiRES's microbenchmarks (subsystems/bench and the
  * depth images), run as /init of an initramfs that eval/linux.sh boots in the same QEMU
  * under -icount shift=0, where the TSC counts instructions.  Prints one
- * `bench linux_NAME median=N max=N unit=instr` line per figure, then powers off.  Run on a
+ * `bench linux_NAME median=N p99=N max=N unit=instr` line per figure, then powers off.  Run on a
  * host as an ordinary program it prints the same lines (in TSC cycles) and just exits.
  */
 #define _GNU_SOURCE
@@ -22,7 +22,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "initconsole.h"
+#include "guest.h"
+#include "rm/benchline.h"
 
 #define N      2000
 #define WARMUP 100 /* first iterations, not recorded: page faults, cold caches */
@@ -33,15 +34,6 @@ static uint64_t unmap_samples[N];
 static volatile uint64_t t_start;
 static int efd = -1;
 
-static inline uint64_t
-tsc(void)
-{
-	uint32_t lo, hi;
-
-	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
-	return ((uint64_t) hi << 32) | lo;
-}
-
 static void
 record(int i, uint64_t *s, uint64_t value)
 {
@@ -49,19 +41,13 @@ record(int i, uint64_t *s, uint64_t value)
 		s[i - WARMUP] = value;
 }
 
-static int
-cmp(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *) a, y = *(const uint64_t *) b;
-	return x < y ? -1 : x > y;
-}
-
 static void
 print(const char *name, uint64_t *s)
 {
-	qsort(s, N, sizeof(s[0]), cmp);
-	printf("bench linux_%s median=%llu max=%llu unit=instr\n", name,
-	       (unsigned long long) s[N / 2], (unsigned long long) s[N - 1]);
+	char full[64];
+
+	snprintf(full, sizeof(full), "linux_%s", name);
+	bench_line(full, "", s, N);
 }
 
 /* SCHED_FIFO at prio: one CPU and fixed priorities make the switches deterministic */

@@ -28,7 +28,7 @@
  * exactly one interrupt of card 0 since the previous datagram, after the datagram was sent.
  * The e1000 module is loaded with InterruptThrottleRate=0, as HiRES's driver does not
  * throttle (with the default the figures are about 150 instructions higher).
- * Prints `bench linux_NAME median=N p99=N max=N unit=instr` (as rm/benchline.c), then
+ * Prints `bench linux_NAME median=N p99=N max=N unit=instr` (rm/benchline.c), then
  * "lirq: done", and powers off.
  */
 #define _GNU_SOURCE
@@ -53,7 +53,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "initconsole.h"
+#include "guest.h"
+#include "rm/benchline.h"
 
 #define N	  1000	  /* samples a figure */
 #define WARMUP	  50	  /* first datagrams of a run, not recorded */
@@ -82,36 +83,19 @@ static uint64_t irqs[IRQS_MAX]; /* card 0's interrupts in the traced run, in TSC
 static uint64_t samples[N];
 static int failed;
 
-static inline uint64_t
-tsc(void)
-{
-	uint32_t lo, hi;
-
-	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
-	return ((uint64_t) hi << 32) | lo;
-}
-
-static int
-cmp(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *) a, y = *(const uint64_t *) b;
-	return x < y ? -1 : x > y;
-}
-
-/* as rm/benchline.c: sorted, median s[n/2], p99 s[ceil(n*0.99)-1], max s[n-1] */
 static void
 print(const char *name, uint64_t *s, int n)
 {
+	char full[64];
+
 	if (n < N) {
 		printf("lirq: error: %s: %d samples, want %d\n", name, n, N);
 		failed = 1;
 		if (n == 0)
 			return;
 	}
-	qsort(s, n, sizeof(s[0]), cmp);
-	printf("bench linux_%s median=%llu p99=%llu max=%llu unit=instr\n", name,
-	       (unsigned long long) s[n / 2], (unsigned long long) s[(n * 99 + 99) / 100 - 1],
-	       (unsigned long long) s[n - 1]);
+	snprintf(full, sizeof(full), "linux_%s", name);
+	bench_line(full, "", s, (size_t) n);
 }
 
 static int
