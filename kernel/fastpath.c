@@ -27,13 +27,6 @@ _Static_assert(HR_SYS_invoke == HR_SYSNO_INVOKE && HR_SYS_ret == HR_SYSNO_RET &&
 		       HR_SYS_thd_switch == HR_SYSNO_THD_SWITCH,
 	       "entry.S tests these numbers");
 
-/* t's scheduler s may run it here: schedtree_sees, inline. */
-static inline int
-sees(const struct comp *s, const struct thd *t)
-{
-	return s && s->is_sched && t->depth >= s->depth && t->chain[s->depth] == s;
-}
-
 struct fast_call
 fastpath_invoke(uint64_t slot, uint64_t rip, uint64_t rsp)
 {
@@ -56,7 +49,8 @@ fastpath_invoke(uint64_t slot, uint64_t rip, uint64_t rsp)
 		return full;
 	c = &comps[cap->comp];
 	free = c->stk_free;
-	if (c->gen != cap->gen || c->state != COMP_LIVE || !c->entry || !free || !sees(c->sub, t))
+	if (c->gen != cap->gen || c->state != COMP_LIVE || !c->entry || !free || !c->sub ||
+	    !schedtree_sees(c->sub, t))
 		return full;
 	if (c->stk_quota && c->stk_held[caller->id] >= c->stk_quota)
 		return full;

@@ -60,12 +60,6 @@ schedtree_map_kinfo(uint64_t pgtbl, struct pt_budget *b)
 	return 0;
 }
 
-int
-schedtree_sees(const struct comp *s, const struct thd *t)
-{
-	return s->is_sched && t->depth >= s->depth && t->chain[s->depth] == s;
-}
-
 uint32_t
 schedtree_rep(const struct thd *t, int level)
 {

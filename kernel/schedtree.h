@@ -8,6 +8,7 @@
 #define KERNEL_SCHEDTREE_H
 
 #include "kernel.h"
+#include "thd.h" /* schedtree_sees */
 
 struct comp;
 struct thd;
@@ -17,8 +18,12 @@ long schedtree_make(struct comp *c, struct comp *parent, struct thd *cs);
 void schedtree_unmake(struct comp *c);
 /* Set c->path from its parent's and its own id at c->depth (schedtree_make). */
 void schedtree_path(struct comp *c, const struct comp *parent);
-/* Is t granted to scheduler s? */
-int schedtree_sees(const struct comp *s, const struct thd *t);
+/* Is t granted to scheduler s?  Inline: the fast paths ask it (fastpath.c). */
+static inline int
+schedtree_sees(const struct comp *s, const struct thd *t)
+{
+	return s->is_sched && t->depth >= s->depth && t->chain[s->depth] == s;
+}
 /* Slot that the scheduler at `level` of t's chain charges for t. */
 uint32_t schedtree_rep(const struct thd *t, int level);
 /* Publish t's state to its owner (and the scheduler blocking it). */
