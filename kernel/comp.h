@@ -67,9 +67,11 @@ struct comp {
 	uint8_t evt_pending; /* events arrived since the event thread last looked */
 	uint64_t wake_at;    /* TSC at which its timer is due (timer_next), 0 if none */
 	struct comp *armed_next, *armed_prev; /* on the list of armed timers while wake_at */
-	uint64_t idle_gen; /* idle_ok holds while the kernel's idle_gen equals this */
-	uint8_t idle_ok;   /* its event thread may run on an idle CPU (schedtree_idle) */
-	struct kev_q evq;  /* our ring's head and losses (kev.h; the region's are untrusted) */
+	uint8_t held; /* our parent holds us (sched_hold): nothing of our subtree may run */
+	/* bit i: the scheduler at depth i on our path from the root (ourselves at our depth) is
+	 * held; whether an event thread of ours may run is one test, at any depth (may_run) */
+	uint32_t held_path;
+	struct kev_q evq; /* our ring's head and losses (kev.h; the region's are untrusted) */
 	struct kev_notice notice; /* where our latest idle/wake notice sits in our parent's ring */
 	struct hr_sched_region *region;
 	struct thd *cs;		 /* our child scheduler thread, as our parent sees it */

@@ -3,9 +3,9 @@
  *
  * Two kinds of event.  Exits and faults happen once per object and must never be lost;
  * notices about a child scheduler (it went idle, its timer woke it) only say what its state
- * is now, so a newer notice about the same child replaces an older one still waiting in the
- * ring: a child that idles and wakes a thousand times costs its parent at most two entries,
- * never the room an exit needs.  The scheduler consumes entries by copying the one at its
+ * is now: a wake-up is a bit (abi/hr_sched.h, woke), and an idle notice replaces an older
+ * one still waiting in the ring, so a child that idles and wakes a thousand times costs its
+ * parent at most two entries, never the room an exit needs.  The scheduler consumes entries by copying the one at its
  * tail and then advancing the tail, so the entry at the tail may be half-read and is never
  * rewritten.  Should the ring fill anyway, the event is counted in ev_lost and the
  * scheduler must resynchronise from the objects' states (comp_state, thread slots).
@@ -31,8 +31,15 @@ struct kev_notice {
 
 /* Append ev; 0, or HR_ENOMEM when the ring is full (counted as lost). */
 int kev_put(struct kev_q *q, struct hr_sched_region *r, struct hr_kevent ev);
-/* A notice (HR_KEV_IDLE or HR_KEV_WAKE) about the child whose record is n: replaces its
- * previous notice if that still waits beyond the tail, else is appended. */
+/* The wake-up of child comp: its bit of r->woke (what kev_notice does for HR_KEV_WAKE). */
+static inline void
+kev_woke(struct hr_sched_region *r, uint16_t comp)
+{
+	r->woke[comp / 64 % (HR_COMP_MAX / 64)] |= 1ull << comp % 64;
+}
+/* A notice about the child whose record is n: HR_KEV_WAKE sets its bit of r->woke;
+ * HR_KEV_IDLE clears it, and is appended unless its previous one still waits beyond the
+ * tail (abi/hr_sched.h). */
 int kev_notice(struct kev_q *q, struct hr_sched_region *r, struct kev_notice *n, uint16_t type,
 	       uint16_t comp);
 

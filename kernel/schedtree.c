@@ -32,7 +32,6 @@ static uint64_t since[HR_DEPTH_MAX + 1]; /* valid where since_gen[i] == open_gen
 static uint64_t since_gen[HR_DEPTH_MAX + 1];
 static uint64_t open_gen;    /* bumped when every level opens at once ... */
 static uint64_t open_all_at; /* ... at this time */
-static uint64_t idle_gen;    /* bumped by every dispatch (schedtree_idle, preempts) */
 static uint64_t tsc_hz, tick_tsc;
 static struct hr_kinfo kinfo __attribute__((aligned(4096)));
 static uint64_t next_due = UINT64_MAX; /* no scheduler's timer is due before this */
@@ -209,7 +208,6 @@ schedtree_account(struct thd *from, struct thd *to, int level)
 	/* the event threads told there live above woke_from: tell them before any may run */
 	if (__builtin_expect(to->depth < woke_depth, 0))
 		woke_tell();
-	idle_gen++; /* a thread runs: what schedtree_idle worked out no longer holds */
 	if (k == 0) {
 		/* every level opens now (from idle, or across the root's entities): one stamp
 		 * for all, whatever the depth */
@@ -234,7 +232,6 @@ schedtree_account_down(struct thd *from, struct thd *to, int k)
 	from->chain[k]->region->slot[from->id].consumed += now - opened(k);
 	if (__builtin_expect(to->depth < woke_depth, 0))
 		woke_tell();
-	idle_gen++;
 	for (int i = k; i <= to->depth; i++) {
 		since[i] = now;
 		since_gen[i] = open_gen;
@@ -267,6 +264,8 @@ schedtree_make(struct comp *c, struct comp *parent, struct thd *cs)
 	c->sub = c;
 	c->depth = parent ? (uint8_t) (parent->depth + 1) : 0;
 	schedtree_path(c, parent);
+	c->held = 0;
+	c->held_path = parent ? parent->held_path : 0;
 	c->region = r;
 	c->cs = cs;
 	c->up_slot = parent && cs ? &parent->region->slot[cs->id] : 0;
@@ -332,15 +331,14 @@ schedtree_unmake(struct comp *c)
 	c->up_slot = 0;
 }
 
-/* Do the schedulers at levels from .. e->depth-1 all let e's side run (none published
- * HR_PRIO_IDLE for it, as for a server out of budget)? */
+/* Do the schedulers at levels from .. e->depth-1 all let e's side run (none holds the
+ * child on e's path, as a server out of budget is held: sys_sched_hold)?  One test of the
+ * owner's held_path, whatever the depth: the published priorities are the schedulers' to
+ * change at any time, so reading them would take a walk over the levels. */
 static int
 may_run(const struct thd *e, int from)
 {
-	for (int l = e->depth; l > from; l--)
-		if (e->chain[l]->up_slot && e->chain[l]->up_slot->prio == HR_PRIO_IDLE)
-			return 0;
-	return 1;
+	return !(e->chain[e->depth]->held_path >> (from + 1));
 }
 
 /* May event thread e run instead of t (NULL: the CPU is idle)?  It must outrank t where
@@ -348,12 +346,12 @@ may_run(const struct thd *e, int from)
 static int
 preempts(const struct thd *e, const struct thd *t)
 {
-	int k = t ? diverge(e, t) : 0;
-	struct comp *s = e->chain[e->depth];
+	int k;
 	struct hr_slot *sl;
 
 	if (!t)
-		return s->idle_gen == idle_gen ? s->idle_ok : may_run(e, 0);
+		return may_run(e, 0);
+	k = diverge(e, t);
 	if (k > e->depth || k > t->depth)
 		return 0; /* charged alike at every level: e is t */
 	sl = e->chain[k]->region->slot;
@@ -391,13 +389,18 @@ queue(struct comp *s, struct hr_kevent ev)
 }
 
 /* Tell c's parent what c's scheduler is doing now (HR_KEV_IDLE, HR_KEV_WAKE), replacing
- * what it was told before and has not read yet (kev.h): never more than two entries. */
-static void
+ * what it was told before and has not read yet (kev.h): never more than two entries.
+ * Inline, so that a wake-up, on the path from an interrupt or a timer to the woken event
+ * thread at depth >= 1, is a store (kev_woke) and no call. */
+static inline __attribute__((always_inline)) void
 notice(struct comp *c, uint16_t type)
 {
 	struct comp *p = c->parent;
 
-	trace_kev_notice(&p->evq, p->region, &c->notice, type, c->id);
+	if (type == HR_KEV_WAKE && !trace_on)
+		kev_woke(p->region, c->id);
+	else
+		trace_kev_notice(&p->evq, p->region, &c->notice, type, c->id);
 	p->evt_pending = 1;
 	/* what p will believe of c once it reads its ring (a lost notice makes p resync and
 	 * wake every child: rm/subsys.c on_lost) */
@@ -512,21 +515,6 @@ fire_due(uint64_t now)
 	}
 	next_due = next;
 	hw_deadline_set(next == UINT64_MAX ? 0 : next);
-}
-
-/*
- * The CPU goes idle: until a thread runs again no published priority can change, so
- * whether each armed scheduler may run (may_run, a walk up the tree) is worked out now,
- * while there is nothing else to do, and its timer finds the answer ready.
- */
-void
-schedtree_idle(void)
-{
-	idle_gen++;
-	for (struct comp *s = armed; s; s = s->armed_next) {
-		s->idle_ok = s->evt && may_run(s->evt, 0);
-		s->idle_gen = idle_gen;
-	}
 }
 
 void
@@ -732,6 +720,55 @@ sys_sched_demote(struct thd *t, uint64_t slot)
 	if (schedtree_sees(c, t))
 		return refuse(HR_EBUSY, "the running thread belongs to it");
 	demote(c);
+	return 0;
+}
+
+/* Is d in c's subtree (c itself included)?  Their paths agree down to c's depth. */
+static int
+in_subtree(const struct comp *d, const struct comp *c)
+{
+	uint64_t lo = c->depth >= 8 ? ~0ull : (1ull << 8 * c->depth) - 1;
+	uint64_t hi = c->depth <= 8 ? 0 : c->depth >= 16 ? ~0ull : (1ull << 8 * (c->depth - 8)) - 1;
+
+	return d->is_sched && d->depth >= c->depth && !((d->path[0] ^ c->path[0]) & lo) &&
+	       !((d->path[1] ^ c->path[1]) & hi);
+}
+
+/* The child scheduler whose c^s is thread tid, live; NULL if none. */
+static struct comp *
+child_of_cs(struct comp *s, uint64_t tid)
+{
+	struct thd *x = thd_lookup(tid);
+	struct comp *c = x ? x->home : 0;
+
+	return c && c->parent == s && c->is_sched && c->cs == x && c->state == COMP_LIVE ? c : 0;
+}
+
+/*
+ * A hold changes only when a parent's server runs out of budget or gets it back, a few
+ * times a period: so it pays for its subtree (a pass over the components, bounded by
+ * HR_COMP_MAX whatever the shape), and may_run, on every interrupt, does not pay for depth.
+ */
+long
+sys_sched_hold(struct thd *t, uint64_t thd, uint64_t value)
+{
+	struct comp *c = child_of_cs(t->comp, thd);
+	uint32_t bit;
+
+	if (!t->comp->is_sched)
+		return refuse(HR_EPERM, "component %u is not a scheduler", t->comp->id);
+	if (!c)
+		return refuse(HR_EINVAL, "thread %lu is no child scheduler's c^s", thd);
+	if (value > 1)
+		return refuse(HR_EINVAL, "value %lu: 0 or 1", value);
+	if (c->held == value)
+		return 0;
+	c->held = (uint8_t) value;
+	bit = 1u << c->depth;
+	for (unsigned i = 1; i < HR_COMP_MAX; i++)
+		if (comps[i].state != COMP_FREE && in_subtree(&comps[i], c))
+			comps[i].held_path =
+				value ? comps[i].held_path | bit : comps[i].held_path & ~bit;
 	return 0;
 }
 

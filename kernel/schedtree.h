@@ -50,8 +50,6 @@ void schedtree_activate(struct comp *s);
 void schedtree_tick(void);
 /* The deadline interrupt (hw_deadline_set) arrived: the same, without a tick. */
 void schedtree_deadline(void);
-/* The CPU is about to idle: prepare what an interrupt on an idle CPU needs. */
-void schedtree_idle(void);
 /* Map the kernel's clock page read-only into a new address space; 0 or HR_ENOMEM. */
 long schedtree_map_kinfo(uint64_t pgtbl, struct pt_budget *b);
 

@@ -131,7 +131,6 @@ _Noreturn void
 thd_idle(void)
 {
 	thd_stop();
-	schedtree_idle();
 	hw_idle();
 }
 

@@ -181,6 +181,17 @@ resync(void)
 	}
 }
 
+/* The children of word w of our region's woke that woke, as HR_KEV_WAKE notices. */
+static void
+woke_take(struct hr_sched_region *r, unsigned w)
+{
+	POL_FOR_EACH(i, __atomic_exchange_n(&r->woke[w], 0, __ATOMIC_SEQ_CST))
+	{
+		struct hr_kevent ev = { .type = HR_KEV_WAKE, .comp = (uint16_t) (w * 64 + i) };
+		hooks->kevent(&ev);
+	}
+}
+
 static void
 kernel_events(void)
 {
@@ -194,6 +205,11 @@ kernel_events(void)
 		r->ev_tail++;
 		hooks->kevent(&ev);
 	}
+	/* after the ring: a wake-up still set is newer than any idle notice read above (one
+	 * set after this look is seen on the next turn: the kernel wakes us for it) */
+	for (unsigned w = 0; w < HR_COMP_MAX / 64; w++)
+		if (r->woke[w])
+			woke_take(r, w);
 	if (r->ev_lost != lost_seen) {
 		lost_seen = r->ev_lost;
 		resync();
@@ -243,10 +259,22 @@ sched_woke_at(void)
 	return woke_at;
 }
 
+/* The kernel's preemption test reads the holds, not the priorities (kernel/schedtree.c,
+ * may_run): tell it those that changed.  A child that just ended refuses it, and has
+ * nothing left to hold. */
+static void
+tell_holds(void)
+{
+	POL_FOR_EACH(h, schedcore_holds(&core))
+	hr_sched_hold(core.ent[h].tid, core.ent[h].held);
+}
+
 /* One turn: learn what happened, then pick; returns the entity to run or POL_IDLE. */
 static int32_t
 decide(uint64_t now)
 {
+	int32_t id;
+
 	schedcore_charge(&core, hr_region(), now);
 	kernel_events();
 	if (hr_region()->pevt)
@@ -258,7 +286,10 @@ decide(uint64_t now)
 	schedcore_timers(&core, now);
 	if (schedcore_idle_forever(&core))
 		hooks->finished();
-	return schedcore_choose(&core, hr_region(), now);
+	id = schedcore_choose(&core, hr_region(), now);
+	if (core.hold_due) /* seldom: a child's server ran out of budget or got it back */
+		tell_holds();
+	return id;
 }
 
 _Noreturn void

@@ -102,6 +102,7 @@ schedcore_remove(struct schedcore *c, long id)
 	c->awake &= ~(1ull << id);
 	c->fresh &= ~(1ull << id);
 	c->ranked &= ~(1ull << id);
+	c->hold_due &= ~(1ull << id);
 	unindex(c, id, tid);
 	if (c->running == id)
 		c->running = -1;
@@ -386,10 +387,27 @@ publish(struct schedcore *c, struct hr_sched_region *r, uint64_t now)
 	{
 		struct sched_ent *e = &c->ent[id];
 		int32_t p = publishable_steady(c, steady, (long) id, now);
-		if (p != e->prio_pub)
-			r->slot[e->tid].prio = e->prio_pub = p;
+		if (p == e->prio_pub)
+			continue;
+		r->slot[e->tid].prio = e->prio_pub = p;
+		if (e->kind == ENT_CHILD && (p == HR_PRIO_IDLE) != e->held)
+			c->hold_due |= 1ull << id;
+		else
+			c->hold_due &=
+				~(1ull << id); /* back as the kernel has it: nothing to tell */
 	}
 	c->fresh = steady;
+}
+
+uint64_t
+schedcore_holds(struct schedcore *c)
+{
+	uint64_t due = c->hold_due;
+
+	POL_FOR_EACH(id, due)
+	c->ent[id].held = !c->ent[id].held;
+	c->hold_due = 0;
+	return due;
 }
 
 int32_t

@@ -39,6 +39,7 @@ struct sched_ent {
 	struct pol_param param;	    /* as the policy has it (times in TSC ticks) */
 	struct pol_param param_new; /* asked for by sched_set_param, for the event thread */
 	volatile uint8_t param_due; /* param_new is for it, from a thread that is no entity */
+	uint8_t held;		    /* a child: the kernel was told it is held (schedcore_holds) */
 	int32_t prio_steady;	    /* a steady one's priority when it may run (`ranked`) */
 };
 _Static_assert(sizeof(struct sched_ent) == 128, "an entity is 128 bytes: ent[id] is a shift");
@@ -68,6 +69,7 @@ struct schedcore {
 	uint64_t fresh;	     /* bit id: ent[id]'s published priority holds until it changes */
 	uint64_t ranked;     /* bit id: ent[id] is steady and its prio_steady is known */
 	uint64_t steady;     /* the policy's steady ids (policy.h), as of the last add or remove */
+	uint64_t hold_due;   /* bit id: a child published idle or not, other than its `held` */
 	uint8_t by_tid[HR_THD_MAX]; /* 1 + the lowest id dispatching thread tid; 0: none */
 	struct sched_ent ent[POL_MAX];
 	uint64_t state[SCHEDCORE_STATE_BYTES / 8]; /* the policy's */
@@ -130,6 +132,13 @@ void schedcore_timers(struct schedcore *c, uint64_t now);
 int schedcore_idle_forever(const struct schedcore *c);
 /* The entity to run at now, or POL_IDLE, and every entity's priority published in r. */
 int32_t schedcore_choose(struct schedcore *c, struct hr_sched_region *r, uint64_t now);
+/*
+ * The children whose hold the kernel must now be told (sys_sched_hold: thread ent[id].tid,
+ * value ent[id].held), as a mask of ids; each `held` already says the new value.  A child
+ * published HR_PRIO_IDLE (a server out of budget) is held: the kernel then lets nothing
+ * of its subtree preempt, at any depth, with one test (kernel/schedtree.c, may_run).
+ */
+uint64_t schedcore_holds(struct schedcore *c);
 /*
  * The earliest time we must look again: the policy's next decision, an idle child's
  * budget (schedcore_choose), a sleeper, or `extra` (the loop's own: its layer's next turn;

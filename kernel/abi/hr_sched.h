@@ -37,9 +37,13 @@ enum hr_kev_type {
 	HR_KEV_WAKE = 4,  /* child scheduler comp was woken by its timer (timer_next) */
 	HR_KEV_NET = 5,	  /* frames arrived in our empty receive ring (abi/hr_net.h) */
 };
-/* IDLE and WAKE are notices of a child's state: a newer one about the same child replaces
- * an unread older one (never the entry at ev_tail), so they cannot crowd out an exit.  A due
- * timer of our own queues nothing: our event thread just runs and looks at its clock. */
+/* IDLE and WAKE are notices of a child's state, the latest of which is the truth.  WAKE is
+ * bit comp of `woke`, so that telling a parent costs a store at any depth (the interrupt
+ * and timer paths to a woken event thread tell its parent).  IDLE is a ring entry that
+ * replaces an unread older one about the same child (never the entry at ev_tail), so that
+ * notices cannot crowd out an exit, and it clears the child's bit: read the ring first,
+ * then take `woke`, and a set bit is newer than every IDLE read.  A due timer of our own
+ * queues nothing: our event thread just runs and looks at its clock. */
 
 struct hr_kevent {
 	uint16_t type; /* enum hr_kev_type */
@@ -74,24 +78,26 @@ _Static_assert(sizeof(struct hr_kinfo) == 32, "hr_kinfo is ABI");
 
 struct hr_sched_region {
 	/* header: 64 bytes */
-	uint64_t resv_ticks; /* reserved, 0 (the tick count is hr_kinfo.ticks, for everyone) */
-	uint32_t ev_head;    /* kernel: events written (free-running) */
-	uint32_t ev_tail;    /* scheduler: events consumed (free-running) */
-	uint32_t ev_lost;    /* kernel: events dropped on a full ring: resynchronise from the
+	/* kernel sets, scheduler takes (an atomic exchange with 0, after reading the ring): bit
+	 * c, child scheduler c woke (HR_KEV_WAKE) and has said nothing newer */
+	uint64_t woke[HR_COMP_MAX / 64];
+	uint32_t ev_head;   /* kernel: events written (free-running) */
+	uint32_t ev_tail;   /* scheduler: events consumed (free-running) */
+	uint32_t ev_lost;   /* kernel: events dropped on a full ring: resynchronise from the
 			     * objects' states (comp_state, thread slots) when it changes */
-	uint32_t depth;	     /* kernel: depth of this scheduler */
-	uint32_t pevt;	     /* kernel: 1 while the parent has events pending for us */
-	uint32_t evt_thd;    /* kernel: our event thread (0 if none) */
-	uint64_t tsc_hz;     /* kernel: TSC ticks per second (estimated at boot) */
-	uint64_t tick_tsc;   /* kernel: TSC ticks per timer tick */
-	uint32_t preempted;  /* kernel: thread our event thread's last activation preempted */
+	uint32_t depth;	    /* kernel: depth of this scheduler */
+	uint32_t pevt;	    /* kernel: 1 while the parent has events pending for us */
+	uint32_t evt_thd;   /* kernel: our event thread (0 if none) */
+	uint64_t tsc_hz;    /* kernel: TSC ticks per second (estimated at boot) */
+	uint64_t tick_tsc;  /* kernel: TSC ticks per timer tick */
+	uint32_t preempted; /* kernel: thread our event thread's last activation preempted */
 	uint32_t resv0;
-	uint64_t resv1;
 	struct hr_kevent ev[HR_KEV_RING];
 	struct hr_slot slot[HR_THD_MAX];
 };
 _Static_assert(sizeof(struct hr_sched_region) == 64 + 32 * HR_KEV_RING + 32 * HR_THD_MAX,
 	       "hr_sched_region is ABI");
+_Static_assert(HR_COMP_MAX % 64 == 0 && HR_COMP_MAX / 64 * 8 <= 16, "woke: a bit a component");
 
 #define HR_SCHED_REGION_PAGES ((sizeof(struct hr_sched_region) + 4095) / 4096)
 

@@ -89,7 +89,9 @@
 	/* a child's bandwidth: kbit/s and a burst in bytes (0: default) */                        \
 	X(0x41f, net_rate, C, (uint64_t, slot), (uint64_t, kbps), (uint64_t, burst))               \
 	/* what: HR_NI_* -> value */                                                               \
-	X(0x420, net_info, C, (uint64_t, comp), (uint64_t, what), (uint64_t, arg))
+	X(0x420, net_info, C, (uint64_t, comp), (uint64_t, what), (uint64_t, arg))                 \
+	/* thd: a child scheduler's c^s; value: 1 held (may not run), 0 free */                    \
+	X(0x421, sched_hold, C, (uint64_t, thd), (uint64_t, value))
 /* clang-format on */
 
 /*

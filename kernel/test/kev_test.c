@@ -47,10 +47,32 @@ TEST(latest_notice_wins)
 
 	kev_notice(&q, r, &n, HR_KEV_IDLE, 3); /* at the tail: never rewritten */
 	kev_notice(&q, r, &n, HR_KEV_WAKE, 3);
+	CHECK_EQ(r->woke[0], 1ull << 3);
 	kev_notice(&q, r, &n, HR_KEV_IDLE, 3);
 	CHECK_EQ(q.head, 2);
+	CHECK_EQ(r->woke[0], 0); /* idle, wake, idle: idle */
 	CHECK_EQ(take(r).type, HR_KEV_IDLE);
-	CHECK_EQ(take(r).type, HR_KEV_IDLE); /* idle, wake, idle: idle */
+	CHECK_EQ(take(r).type, HR_KEV_IDLE);
+	free(r);
+}
+
+TEST(a_wake_up_is_a_bit_and_takes_no_entry)
+{
+	struct hr_sched_region *r = region();
+	struct kev_q q = { 0 };
+	struct kev_notice n[2] = { 0 };
+
+	CHECK_EQ(kev_notice(&q, r, &n[0], HR_KEV_WAKE, 5), 0);
+	CHECK_EQ(kev_notice(&q, r, &n[1], HR_KEV_WAKE, HR_COMP_MAX - 1), 0);
+	CHECK_EQ(q.head, 0);
+	CHECK_EQ(r->ev_head, 0);
+	CHECK_EQ(r->woke[0], 1ull << 5);
+	CHECK_EQ(r->woke[1], 1ull << 63);
+	/* an idle notice left unread, then a wake-up: read in that order, the child wakes */
+	kev_notice(&q, r, &n[0], HR_KEV_IDLE, 5);
+	kev_notice(&q, r, &n[0], HR_KEV_WAKE, 5);
+	CHECK_EQ(take(r).type, HR_KEV_IDLE);
+	CHECK_EQ(r->woke[0], 1ull << 5);
 	free(r);
 }
 
@@ -66,7 +88,7 @@ TEST(entry_at_the_tail_is_never_rewritten)
 	kev_notice(&q, r, &n, HR_KEV_WAKE, 3);
 	r->ev_tail++;
 	CHECK_EQ(seen.type, HR_KEV_IDLE);
-	CHECK_EQ(take(r).type, HR_KEV_WAKE); /* the wake-up is not lost */
+	CHECK_EQ(r->woke[0], 1ull << 3); /* the wake-up is not lost */
 	free(r);
 }
 

@@ -101,6 +101,7 @@ ptq_refund(struct comp *c, unsigned n)
 	abort();
 }
 /* kernel/trace.c with tracing off: the hooks name the functions themselves */
+uint8_t trace_on;
 void (*trace_activate)(struct comp *s) = schedtree_activate;
 int (*trace_kev_put)(struct kev_q *q, struct hr_sched_region *r, struct hr_kevent ev) = kev_put;
 int (*trace_kev_notice)(struct kev_q *q, struct hr_sched_region *r, struct kev_notice *n,
@@ -119,11 +120,12 @@ thd_free(struct thd *t)
 	(void) t;
 	abort();
 }
+/* the wake-up tests' threads by id (wtree), for sched_hold */
+static struct thd *wthd(uint64_t id);
 struct thd *
 thd_lookup(uint64_t id)
 {
-	(void) id;
-	abort();
+	return wthd(id);
 }
 long
 thd_prepare(struct thd *t)
@@ -489,7 +491,6 @@ wtree(void)
 		*c[i] = (struct comp){ .id = (uint16_t) (20 + i), .state = COMP_LIVE };
 		c[i]->is_sched = 1;
 		c[i]->region = &wreg[i];
-		c[i]->idle_gen = UINT64_MAX; /* nothing worked out for an idle CPU: may_run */
 		*e[i] = (struct thd){ .id = (uint32_t) (1 + i), .state = HR_TS_EVWAIT };
 		e[i]->comp = e[i]->home = c[i];
 		c[i]->evt = c[i]->cs = e[i];
@@ -537,20 +538,24 @@ static void
 root_reads(void)
 {
 	wreg[0].ev_tail = wreg[0].ev_head;
+	memset(wreg[0].woke, 0, sizeof(wreg[0].woke));
 	wr->evt_pending = 0;
 	er.state = HR_TS_EVWAIT;
 }
 
-/* Does R's ring hold, unread, a notice that O woke? */
+/* Does R hold, untaken, the notice that O woke (its bit of woke, abi/hr_sched.h)? */
 static int
 root_told_o_woke(void)
 {
-	for (uint32_t i = wreg[0].ev_tail; i != wreg[0].ev_head; i++) {
-		const struct hr_kevent *ev = &wreg[0].ev[i % HR_KEV_RING];
-		if (ev->comp == wo->id)
-			return ev->type == HR_KEV_WAKE;
-	}
-	return 0;
+	return !!(wreg[0].woke[wo->id / 64] & 1ull << wo->id % 64);
+}
+
+static struct thd *
+wthd(uint64_t id)
+{
+	struct thd *all[] = { &er, &eu, &eo, &ei, &tu, &ti };
+
+	return id >= 1 && id <= 6 ? all[id - 1] : 0;
 }
 
 static void
@@ -583,7 +588,7 @@ TEST(a_wake_below_an_idle_parent_reaches_the_grandparent_when_the_cpu_idles)
 	CHECK(cur == &ei); /* I runs at once, without O or R */
 	thd_dispatch(&ti, 2);
 	/* nothing for R yet: the path to the woken thread costs the same at any depth */
-	CHECK_EQ(wreg[0].ev_head, wreg[0].ev_tail);
+	CHECK(!root_told_o_woke());
 	thd_dispatch(&er, 0); /* U preempts ti and ends, say: R's event thread runs */
 	CHECK(root_told_o_woke());
 	cur = 0;
@@ -602,6 +607,59 @@ TEST(a_wake_under_running_parents_tells_only_the_parent)
 	cur = 0;
 	frame_for_i();
 	thd_dispatch(&er, 0);
-	CHECK_EQ(wreg[0].ev_head, wreg[0].ev_tail); /* nothing more for R: it sees O runnable */
+	CHECK(!root_told_o_woke()); /* nothing more for R: it sees O runnable */
 	cur = 0;
+}
+
+/* ---- holds: a scheduler holds a child (a server out of budget), and nothing below runs ---- */
+
+TEST(a_held_child_lets_nothing_below_it_run_on_an_idle_cpu)
+{
+	wtree();
+	both_idle();
+	root_reads();
+	CHECK_EQ(sys_sched_hold(&er, eo.id, 1), 0);
+	CHECK_EQ(wo->held_path, 1u << 1);
+	CHECK_EQ(wi->held_path, 1u << 1); /* I is below O: held with it */
+	CHECK_EQ(wu->held_path, 0);
+	cur = 0;
+	frame_for_i();
+	CHECK(cur == &er);		/* R hears O woke; neither O nor I runs */
+	CHECK(ei.state == HR_TS_READY); /* I has its frame to look at, later */
+	CHECK(root_told_o_woke());
+	CHECK_EQ(sys_sched_hold(&er, eo.id, 0), 0);
+	CHECK_EQ(wi->held_path, 0);
+	cur = 0;
+}
+
+TEST(a_hold_two_levels_down_stops_an_interrupt_that_would_preempt_at_the_root)
+{
+	wtree();
+	both_idle();
+	root_reads();
+	wo->up_slot->prio = 1; /* O outranks U at R: I's frame would preempt U ... */
+	CHECK_EQ(sys_sched_hold(&eo, ei.id, 1), 0);
+	CHECK_EQ(wi->held_path, 1u << 2);
+	cur = &tu;
+	frame_for_i();
+	CHECK(cur == &tu); /* ... but O holds I: U goes on */
+	CHECK_EQ(sys_sched_hold(&eo, ei.id, 0), 0);
+	ei.state = HR_TS_EVWAIT;
+	frame_for_i();
+	CHECK(cur == &ei); /* released: the same frame preempts */
+	cur = 0;
+}
+
+TEST(sched_hold_refuses_anything_but_a_child_schedulers_cs_and_changes_nothing)
+{
+	wtree();
+	CHECK_EQ(sys_sched_hold(&er, ti.id, 1), HR_EINVAL); /* a thread, no c^s */
+	CHECK_EQ(sys_sched_hold(&er, ei.id, 1), HR_EINVAL); /* a grandchild's c^s */
+	CHECK_EQ(sys_sched_hold(&er, 99, 1), HR_EINVAL);    /* no thread */
+	CHECK_EQ(sys_sched_hold(&er, eo.id, 2), HR_EINVAL); /* 0 or 1 */
+	wo->is_sched = 0;
+	CHECK_EQ(sys_sched_hold(&eo, ei.id, 1), HR_EPERM); /* not a scheduler */
+	wo->is_sched = 1;
+	for (int i = 20; i < 24; i++)
+		CHECK_EQ(comps[i].held_path, 0);
 }

@@ -78,11 +78,19 @@ fake_start(struct fake *f)
 }
 
 /* What the region says must hold after every decision: 0 is the event thread's alone,
- * every entity's priority is a real one or HR_PRIO_IDLE, and a thread that may not run
- * now (blocked in the core) never preempts anything. */
+ * every entity's priority is a real one or HR_PRIO_IDLE, a thread that may not run now
+ * (blocked in the core) never preempts anything, and the kernel holds exactly the children
+ * published idle (what rm/sched.c tells it from schedcore_holds; kernel/schedtree.c reads
+ * the holds, not the priorities, below the level where it decides). */
 static void
 check_published(struct fake *f)
 {
+	POL_FOR_EACH(id, schedcore_holds(&f->c))
+	{
+		CHECK_EQ(f->c.ent[id].kind, ENT_CHILD);
+		CHECK(f->held[id] != f->c.ent[id].held); /* a change, never a repeat */
+		f->held[id] = f->c.ent[id].held;
+	}
 	CHECK_EQ(f->r.slot[FAKE_EVT_TID].prio, 0);
 	SCHEDCORE_FOR_EACH(id, &f->c)
 	{
@@ -91,6 +99,8 @@ check_published(struct fake *f)
 		CHECK(p >= 1 && p <= HR_PRIO_IDLE);
 		if (e->kind == ENT_THREAD && e->blocked)
 			CHECK_EQ(p, HR_PRIO_IDLE);
+		if (e->kind == ENT_CHILD)
+			CHECK_EQ(f->held[id], p == HR_PRIO_IDLE);
 	}
 }
 

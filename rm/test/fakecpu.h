@@ -50,6 +50,7 @@ struct fake {
 	int32_t cur;		    /* entity on the CPU, or POL_IDLE */
 	uint64_t at;		    /* the time the core asked to be woken at */
 	uint8_t kev[POL_MAX];	    /* a child's news for our next turn: HR_KEV_IDLE, _WAKE */
+	uint8_t held[POL_MAX];	    /* the kernel's holds, as schedcore_holds told them */
 	uint64_t quiet;		    /* child wake-ups that ran the child without a turn */
 	struct fake_thd t[POL_MAX]; /* by entity id */
 	/* called when entity id's work is done, before it stops (may set pause, block,
