@@ -494,6 +494,8 @@ timer_fire(struct comp *s)
 void
 schedtree_notify(struct comp *s, struct hr_kevent ev)
 {
+	if (!s->is_sched)
+		return; /* demoted while it kept its ring and ports: its region is gone */
 	queue(s, ev);
 	wake_up(s);
 }

@@ -663,3 +663,16 @@ TEST(sched_hold_refuses_anything_but_a_child_schedulers_cs_and_changes_nothing)
 	for (int i = 20; i < 24; i++)
 		CHECK_EQ(comps[i].held_path, 0);
 }
+
+TEST(a_frame_for_a_demoted_subsystem_wakes_nobody_and_touches_no_region)
+{
+	wtree();
+	both_idle();
+	root_reads();
+	wi->is_sched = 0; /* sched_demote: its region is unmapped, its ring and ports stay */
+	wi->region = 0;
+	cur = 0;
+	frame_for_i();
+	CHECK(cur == 0);
+	CHECK(!root_told_o_woke());
+}
