@@ -26,7 +26,7 @@ enum res_kind {
 enum res_server {
 	RES_SERVER_DEFAULT = 0,
 	RES_SERVER_DEFERRABLE = 1, /* full budget at every period boundary */
-	RES_SERVER_SPORADIC = 2,   /* what was used comes back one period after it started */
+	RES_SERVER_SPORADIC = 2,   /* what was used comes back one period after its activation */
 };
 
 struct admit_res {

@@ -164,7 +164,10 @@ static __attribute__((noinline)) void
 server_wake_at(struct base *b, uint32_t id, uint64_t now)
 {
 	base_advance(b, id, now);
-	if (b->cbs && !b->q.e[id].runnable)
+	if (b->q.e[id].runnable)
+		return;
+	server_wake(&b->srv[id], now);
+	if (b->cbs)
 		server_wake_cbs(&b->srv[id], now);
 }
 

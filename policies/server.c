@@ -15,6 +15,8 @@ server_init(struct server *s, uint64_t budget, uint64_t period, int sporadic, ui
 	s->left = budget;
 	s->sporadic = (uint8_t) (sporadic != 0);
 	s->next = pol_time_add(now, period);
+	s->ready_at = now; /* entities start runnable */
+	s->left_at = now;
 }
 
 static void
@@ -27,6 +29,7 @@ static void
 refill_pop(struct server *s)
 {
 	s->left += s->refill[0].amount;
+	s->left_at = s->refill[0].at;
 	s->nrefill--;
 	memmove(&s->refill[0], &s->refill[1], s->nrefill * sizeof(s->refill[0]));
 }
@@ -46,12 +49,14 @@ refills_due(struct server *s, uint64_t t)
 	}
 }
 
-/* Sporadic: `amount` used in a run that started at `start` comes back a period later.  A
- * full list takes it into its last refill, which moves later: less budget, never more. */
+/* Sporadic: `amount` used from `from` on (its activation) comes back a period later.  The
+ * runs recorded are laid end to end from their activations (last_end): a piece of the same
+ * activation as the last one continues it.  A full list takes it into its last refill,
+ * which moves later: less budget, never more. */
 static void
-refill_push(struct server *s, uint64_t start, uint64_t amount)
+refill_push(struct server *s, uint64_t from, uint64_t amount)
 {
-	uint64_t gap = start > s->last_end ? start - s->last_end : 0;
+	uint64_t start = from > s->last_end ? from : s->last_end, gap = start - s->last_end;
 	struct server_refill *last;
 
 	if (!amount)
@@ -92,6 +97,13 @@ void
 server_block(struct server *s)
 {
 	s->blocked = 1;
+	s->ready_at = UINT64_MAX;
+}
+
+void
+server_wake(struct server *s, uint64_t now)
+{
+	s->ready_at = now;
 }
 
 void
@@ -108,26 +120,47 @@ server_wake_cbs(struct server *s, uint64_t now)
 }
 
 /*
+ * Sporadic: when the budget used by a run that started at `start` became the entity's to
+ * use (its activation, as Sprunt's sporadic server sets the replenishment time): since it
+ * was runnable with that budget, however much later it got the CPU.  A delay before the
+ * run (a scheduler's timer served late, its own turn, an interrupt) then delays this
+ * period's run only, and not every refill after it.  While blocked it is the run's start.
+ * Never so early that the refill would be due before the run ended (now).
+ */
+static uint64_t
+activation(const struct server *s, uint64_t start, uint64_t now)
+{
+	uint64_t ready = s->ready_at > s->left_at ? s->ready_at : s->left_at;
+	uint64_t earliest = now >= s->period ? now - s->period + 1 : 0;
+
+	ready = ready < start ? ready : start;
+	return ready > earliest ? ready : earliest;
+}
+
+/*
  * Sporadic: the entity ran through [start, now].  It uses what it has, then whatever comes
  * back before now, each piece from the moment it came; time with no budget (an overrun the
  * scheduler's timer could not prevent, a soft reservation in the background) uses none.
- * Each piece comes back a period after it started.
+ * Each piece comes back a period after its activation: what it had, from when it could
+ * have run it; what came back during the run, from when it came.
  */
 static void
 sporadic_use(struct server *s, uint64_t start, uint64_t now)
 {
-	uint64_t t = start;
+	uint64_t t = start, from;
 
 	refills_due(s, start);
+	from = activation(s, start, now);
 	for (;;) {
 		uint64_t run = pol_time_min(s->left, now - t);
 		s->left -= run;
-		refill_push(s, t, run);
+		refill_push(s, from, run);
 		t += run;
 		if (t >= now || !s->nrefill || s->refill[0].at >= now)
 			return;
 		if (s->refill[0].at > t)
 			t = s->refill[0].at;
+		from = s->refill[0].at;
 		refill_pop(s);
 	}
 }

@@ -8,17 +8,30 @@
  *   boundary.  Cheap and simple, but a server that holds its budget to the end of one
  *   period and has it again at the start of the next runs 2 * budget back to back (the
  *   "double hit" on lower priorities; admit.c analyses it as release jitter).
- * - sporadic (POSIX SCHED_SPORADIC, seL4 MCS refills): what a run uses comes back one
- *   period after that run started, so in any window of `period` the server never uses more
- *   than `budget`, and it interferes exactly like a periodic task.  Pending refills are a
- *   short list.  A run that starts g after the last one recorded ended is merged into that
- *   one's refill when g is at most the scheduler's timer grain, or when the list is full,
- *   and the merged refill comes back g later: the two runs are then as one continuous run
+ * - sporadic (Sprunt's sporadic server, POSIX SCHED_SPORADIC): what a run uses comes back
+ *   one period after its activation, the time since which the entity was runnable with
+ *   that budget: each piece of budget is a job released at its activation, at most once a
+ *   period, and the server interferes exactly like a periodic task (the admission test's
+ *   model).  Not one period after the run started: a run starts late whenever something
+ *   more urgent holds it up (the scheduler's timer served up to its grain late, the
+ *   scheduler's own turn, an interrupt), and a refill counted from the late start would
+ *   keep every such delay; an entity that stays runnable would drift against its grid
+ *   until its runs straddled a boundary, and from then on miss a period at every further
+ *   delay (a flood beside a hard 3/10 task, tests/images/test-net).  Counted from the
+ *   activation, a runnable entity's refills keep their phase: a delay costs the period it
+ *   happens in, which still gets its budget as long as the delay is below period -
+ *   budget.  The price: a run held up by d may be followed at its next activation by
+ *   the next, so a window of `period` may see up to budget + d, as a periodic task's
+ *   late job followed by its next one would.  A run the scheduler charged in pieces (a
+ *   turn of its own in between) is one activation, and comes back as one piece.
+ *   Pending refills are a short list.  A run that starts g after the last one recorded
+ *   ended (the runs laid end to end from their activations) is merged into that one's
+ *   refill when g is at most the scheduler's timer grain, or when the list is full, and
+ *   the merged refill comes back g later: the two runs are then as one continuous run
  *   that started g later, whose refill a period on is safe, so the server may get a little
- *   less, never more.  That keeps a run the scheduler happened to charge in pieces (a turn
- *   of its own in between) from coming back in pieces, and a piece smaller than the grain
- *   that comes back alone is folded into the next refill rather than left to be forfeited
- *   (and to come back alone again) period after period.
+ *   less, never more.  A piece smaller than the grain that comes back alone is folded into
+ *   the next refill rather than left to be forfeited (and to come back alone again)
+ *   period after period.
  *
  * Both keep the same grid of periods from the time the server is made, for deadline-miss
  * accounting (and, for a deferrable server, EDF's deadline).  Everything is lazy:
@@ -52,7 +65,10 @@ struct server {
 	uint8_t nrefill;
 	uint8_t pad;
 	uint64_t grain;	   /* the scheduler's timer resolution (sporadic refills) */
-	uint64_t last_end; /* sporadic: end of the last run whose use is in refill[] */
+	uint64_t last_end; /* sporadic: end of the last run whose use is in refill[], the runs
+			    * laid end to end from their activations */
+	uint64_t ready_at; /* sporadic: runnable since; UINT64_MAX while blocked */
+	uint64_t left_at;  /* sporadic: when the latest of the budget in `left` came */
 	struct server_refill refill[SERVER_REFILLS];
 };
 
@@ -65,6 +81,9 @@ void server_init(struct server *s, uint64_t budget, uint64_t period, int sporadi
 void server_advance(struct server *s, uint64_t t, int runnable, int busy);
 /* The entity blocks now (after server_advance to now). */
 void server_block(struct server *s);
+/* The entity, blocked, wakes now (after server_advance to now): a sporadic server's next
+ * activation is no earlier. */
+void server_wake(struct server *s, uint64_t now);
 /*
  * The entity wakes now (after server_advance to now), under EDF: the constant-bandwidth
  * rule.  If what is left cannot be used by the deadline at the server's rate (left/

@@ -189,7 +189,7 @@ TEST(fprr_enforces_a_hard_reservation)
 	pol->charge(st, 0, 1, 1);
 	CHECK_EQ(pol->pick(st, 1), 1);
 	CHECK_EQ(pol->eligible(st, 0, 1), 0);
-	/* sporadic by default: the budget comes back a period after the run started */
+	/* sporadic by default: the budget comes back a period after its activation (0) */
 	CHECK_EQ(pol->next_event(st, 1), 100);
 	CHECK_EQ(pol->pick(st, 100), 0);
 }
