@@ -269,6 +269,8 @@ schedtree_make(struct comp *c, struct comp *parent, struct thd *cs)
 	c->region = r;
 	c->cs = cs;
 	c->up_slot = parent && cs ? &parent->region->slot[cs->id] : 0;
+	c->woke_word = parent ? &parent->region->woke[c->id / 64] : 0;
+	c->woke_bit = 1ull << c->id % 64;
 	c->evt = 0;
 	c->pevt = 0;
 	c->evt_pending = 0;
@@ -398,7 +400,7 @@ notice(struct comp *c, uint16_t type)
 	struct comp *p = c->parent;
 
 	if (type == HR_KEV_WAKE && !trace_on)
-		kev_woke(p->region, c->id);
+		*c->woke_word |= c->woke_bit; /* kev_woke, worked out at promotion */
 	else
 		trace_kev_notice(&p->evq, p->region, &c->notice, type, c->id);
 	p->evt_pending = 1;
@@ -444,8 +446,10 @@ woke_tell(void)
 	woke_depth = 0;
 }
 
+/* p's ancestors that idled are to hear that it woke; look whether cur is one of their
+ * event threads if asked (not when cur is the woken one, below p) */
 static void
-woke_later(struct comp *p)
+woke_later(struct comp *p, int look)
 {
 	if (woke_from && woke_from != p)
 		woke_tell();
@@ -454,7 +458,7 @@ woke_later(struct comp *p)
 	/* one of those event threads runs now, and may decide before any switch: tell it now;
 	 * any other thread there leaves the telling to the next dispatch (schedtree_account),
 	 * off the path from the interrupt to the woken thread */
-	if (cur && cur->depth < woke_depth && cur->home && cur->home->evt == cur)
+	if (look && cur && cur->depth < woke_depth && cur->home && cur->home->evt == cur)
 		woke_tell();
 }
 
@@ -469,18 +473,23 @@ wake_up(struct comp *s)
 {
 	trace_activate(s); /* schedtree_activate, traced or not */
 	for (; s->parent && s->parent->is_sched; s = s->parent) {
-		int ran = s->evt && cur == s->evt;
+		if (s->evt && cur == s->evt) { /* it got the CPU: what the figures measure */
+			notice(s, HR_KEV_WAKE);
+			if (s->parent->notice.idle)
+				woke_later(s->parent, 0); /* cur is below: nothing to tell now */
+			return;
+		}
 		notice(s, HR_KEV_WAKE);
 		/* Nor is the parent woken when it would not choose s over what runs now (s's
 		 * c^s does not outrank it where they differ): it reads the notice when it next
 		 * runs.  Otherwise a child that sleeps a microsecond at a time would run its
 		 * parent's scheduler that often, on the time of the parent's reservations. */
-		if (ran || (cur && s->cs && !preempts(s->cs, cur)))
+		if (cur && s->cs && !preempts(s->cs, cur))
 			break;
 		trace_activate(s->parent);
 	}
 	if (s->parent && s->parent->notice.idle)
-		woke_later(s->parent);
+		woke_later(s->parent, 1);
 }
 
 static void

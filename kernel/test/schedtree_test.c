@@ -513,6 +513,10 @@ wtree(void)
 	tu.comp = tu.home = wu;
 	ti = (struct thd){ .id = 6, .depth = 2, .state = HR_TS_READY, .chain = { wr, wo, wi } };
 	ti.comp = ti.home = wi;
+	for (int i = 1; i < 4; i++) { /* as schedtree_make sets them */
+		c[i]->woke_word = &c[i]->parent->region->woke[c[i]->id / 64];
+		c[i]->woke_bit = 1ull << c[i]->id % 64;
+	}
 	wu->up_slot = &wreg[0].slot[eu.id];
 	wo->up_slot = &wreg[0].slot[eo.id];
 	wi->up_slot = &wreg[2].slot[ei.id];
