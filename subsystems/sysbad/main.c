@@ -84,6 +84,9 @@ static const struct kase cases[] = {
 	{ "sched_grant_no_child", S(sched_grant), 9999, 77, 0, 0, 0, HR_ECAP },
 	{ "sched_revoke_unknown_thread", S(sched_revoke), 9999, 0, 0, 0, 0, HR_EPERM },
 	{ "sched_pevt_no_child", S(sched_pevt), 77, 1, 0, 0, 0, HR_ECAP },
+	{ "sched_hold_unknown_thread", S(sched_hold), 9999, 1, 0, 0, 0, HR_EINVAL },
+	{ "sched_hold_own_thread", S(sched_hold), -1, 1, 0, 0, 0, HR_EINVAL },
+	{ "sched_hold_bad_value", S(sched_hold), -1, 7, 0, 0, 0, HR_EINVAL },
 	{ "poweroff_not_root", S(poweroff), 0, 0, 0, 0, 0, HR_EPERM },
 	{ "ret_without_invocation", S(ret), 5, 0, 0, 0, 0, HR_ESTATE },
 	{ "linux_write_unmapped_buffer", L_WRITE, 1, 0x10, 10, 0, 0, -EFAULT },
@@ -115,7 +118,9 @@ hr_main(void)
 
 	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		const struct kase *k = &cases[i];
-		long a0 = k->nr == S(thd_switch) || k->nr == S(thd_wakeup) ? self_or(k->a0) : k->a0;
+		long a0 = k->nr == S(thd_switch) || k->nr == S(thd_wakeup) || k->nr == S(sched_hold)
+				  ? self_or(k->a0)
+				  : k->a0;
 		long got = hr_sys(k->nr, a0, k->a1, k->a2, k->a3, k->a4);
 		bad += !hr_report_eq(k->name, got, k->want);
 	}
