@@ -174,6 +174,8 @@ void
 schedtree_charge(struct comp *s, uint64_t tsc)
 {
 	stolen += tsc;
+	if (!s->is_sched) /* demoted, its ring kept: the subsystem it is part of now pays */
+		s = s->sub;
 	if (s->evt) /* its own view at once: its event thread may look before any dispatch */
 		s->region->slot[s->evt->id].consumed += tsc;
 	if (nowed && owed[nowed - 1].s == s)
@@ -331,6 +333,7 @@ schedtree_unmake(struct comp *c)
 	c->is_sched = 0;
 	c->region = 0;
 	c->up_slot = 0;
+	c->evt = 0; /* a scheduler's alone */
 }
 
 /* Do the schedulers at levels from .. e->depth-1 all let e's side run (none holds the

@@ -675,8 +675,13 @@ TEST(a_frame_for_a_demoted_subsystem_wakes_nobody_and_touches_no_region)
 	root_reads();
 	wi->is_sched = 0; /* sched_demote: its region is unmapped, its ring and ports stay */
 	wi->region = 0;
+	wi->sub = wo; /* it is part of O's subsystem now */
 	cur = 0;
 	frame_for_i();
 	CHECK(cur == 0);
 	CHECK(!root_told_o_woke());
+	/* the frame's work is charged to O, whose event thread's view shows it at once */
+	uint64_t before = wreg[2].slot[eo.id].consumed;
+	schedtree_charge(wi, 100);
+	CHECK_EQ(wreg[2].slot[eo.id].consumed, before + 100);
 }
