@@ -35,8 +35,7 @@ static uint64_t open_all_at; /* ... at this time */
 static uint64_t tsc_hz, tick_tsc;
 static struct hr_kinfo kinfo __attribute__((aligned(4096)));
 static uint64_t next_due = UINT64_MAX; /* no scheduler's timer is due before this */
-/* the schedulers whose timer is armed, earliest first: a tick takes the due ones at the head
- * and looks at no other, however deep or wide the tree (timer_set, fire_due) */
+/* the schedulers whose timer is armed: a tick looks at these only, however deep the tree */
 static struct comp *armed;
 
 void
@@ -292,17 +291,11 @@ schedtree_make(struct comp *c, struct comp *parent, struct thd *cs)
 	return 0;
 }
 
-/*
- * Arm s's timer for TSC `at` (0: disarm), keeping it on the armed list exactly while armed,
- * in the order of their times: arming walks the list (in the scheduler's system call), so
- * that a due timer's interrupt takes the first entries and looks at no other (fire_due).
- */
+/* Arm s's timer for TSC `at` (0: disarm), keeping it on the armed list exactly while armed. */
 static void
 timer_set(struct comp *s, uint64_t at)
 {
-	struct comp **p = &armed, *prev = 0;
-
-	if (s->wake_at) {
+	if (s->wake_at && !at) {
 		if (s->armed_prev)
 			s->armed_prev->armed_next = s->armed_next;
 		else
@@ -310,15 +303,12 @@ timer_set(struct comp *s, uint64_t at)
 		if (s->armed_next)
 			s->armed_next->armed_prev = s->armed_prev;
 		s->armed_next = s->armed_prev = 0;
-	}
-	if (at) {
-		for (; *p && (*p)->wake_at <= at; p = &(*p)->armed_next)
-			prev = *p;
-		s->armed_prev = prev;
-		s->armed_next = *p;
-		if (*p)
-			(*p)->armed_prev = s;
-		*p = s;
+	} else if (!s->wake_at && at) {
+		s->armed_prev = 0;
+		s->armed_next = armed;
+		if (armed)
+			armed->armed_prev = s;
+		armed = s;
 	}
 	s->wake_at = at;
 	if (at && at < next_due) {
@@ -522,17 +512,23 @@ schedtree_notify(struct comp *s, struct hr_kevent ev)
 	wake_up(s);
 }
 
-/* Fire every armed timer that is due, the first entries of the list, and set the deadline
- * for the earliest of the rest, the next entry. */
+/* Fire every armed timer that is due and set the deadline for the earliest of the rest. */
 static void
 fire_due(uint64_t now)
 {
+	uint64_t next = UINT64_MAX;
+
 	if (now < next_due)
 		return;
-	while (armed && armed->wake_at <= now)
-		timer_fire(armed); /* takes it off the list */
-	next_due = armed ? armed->wake_at : UINT64_MAX;
-	hw_deadline_set(armed ? next_due : 0);
+	for (struct comp *s = armed, *n; s; s = n) {
+		n = s->armed_next; /* firing takes s off the list */
+		if (s->wake_at <= now)
+			timer_fire(s);
+		else
+			next = MIN(next, s->wake_at);
+	}
+	next_due = next;
+	hw_deadline_set(next == UINT64_MAX ? 0 : next);
 }
 
 void

@@ -269,48 +269,6 @@ TEST(a_tick_with_nothing_armed_due_clears_the_deadline)
 	CHECK_EQ(deadline_sets, sets);
 }
 
-/* The list is kept in the order of the timers' times, so that a due timer's interrupt
- * takes the first entries and looks at no other (fire_due); arming walks it instead. */
-static int
-in_time_order(int from)
-{
-	struct comp *c = s[from];
-
-	while (c->armed_prev)
-		c = c->armed_prev;
-	for (; c && c->armed_next; c = c->armed_next)
-		if (c->wake_at > c->armed_next->wake_at)
-			return 0;
-	return 1;
-}
-
-TEST(armed_timers_stay_in_time_order_however_they_are_armed)
-{
-	setup();
-	arm(0, FAR + 5);
-	arm(1, FAR + 1);
-	arm(2, FAR + 9);
-	arm(3, FAR + 3);
-	arm(4, FAR + 3); /* a tie goes after the one already there */
-	CHECK_EQ(list_len(0), 5);
-	CHECK(in_time_order(0));
-	CHECK(!s[1]->armed_prev); /* the earliest is the head */
-	CHECK(s[3]->armed_next == s[4]);
-	arm(2, FAR); /* moved to the front */
-	arm(1, FAR + 8);
-	CHECK(in_time_order(0));
-	CHECK(!s[2]->armed_prev);
-	CHECK_EQ(list_len(2), 5);
-	arm(5, 2);
-	schedtree_tick(); /* only the head was due */
-	CHECK(s[5]->evt_pending && !linked(5));
-	CHECK_EQ(deadline, FAR);
-	for (int i = 0; i < 5; i++)
-		CHECK(!s[i]->evt_pending);
-	for (int i = 0; i < 5; i++)
-		arm(i, 0);
-}
-
 TEST(timer_next_from_a_non_scheduler_is_refused_and_arms_nothing)
 {
 	setup();
