@@ -159,16 +159,18 @@ base_block(void *st, uint32_t id, uint64_t now)
 	return 0;
 }
 
-/* Its server's part of waking id, before the run queue's. */
-static __attribute__((noinline)) void
+/* Waking id with a server: the server's part, then the run queue's. */
+static __attribute__((noinline)) int
 server_wake_at(struct base *b, uint32_t id, uint64_t now)
 {
 	base_advance(b, id, now);
-	if (b->q.e[id].runnable)
-		return;
-	server_wake(&b->srv[id], now);
-	if (b->cbs)
-		server_wake_cbs(&b->srv[id], now);
+	if (!b->q.e[id].runnable) {
+		server_wake(&b->srv[id], now);
+		if (b->cbs)
+			server_wake_cbs(&b->srv[id], now);
+	}
+	runq_wake(&b->q, id);
+	return 0;
 }
 
 int
@@ -180,7 +182,7 @@ base_wake(void *st, uint32_t id, uint64_t now)
 		return HR_ENOENT;
 	b->gen++;
 	if (served(b, id))
-		server_wake_at(b, id, now);
+		return server_wake_at(b, id, now); /* a tail call: best effort takes no frame */
 	runq_wake(&b->q, id);
 	return 0;
 }

@@ -16,16 +16,33 @@ fprr_init(void *st, uint64_t now, uint64_t slice)
 	base_init(st, "fprr", slice);
 }
 
-int32_t
-fprr_pick(void *st, uint64_t now)
+/* fprr_pick among the eligible ids elig. */
+static inline __attribute__((always_inline)) int32_t
+pick_among(struct base *b, uint64_t now, uint64_t elig)
 {
-	struct base *b = st;
-	uint64_t elig = base_eligible(b, now);
 	int peer;
 	int32_t p = runq_pick_peer(&b->q, elig, 1, &peer);
 
 	base_memo_put(b, now, elig, p, peer);
 	return p != POL_IDLE ? p : base_pick_background(b);
+}
+
+/* fprr_pick with servers, whose replenishments come first: apart, so that best effort
+ * alone (every id runnable is eligible) takes no frame. */
+static __attribute__((noinline)) int32_t
+pick_served(struct base *b, uint64_t now)
+{
+	return pick_among(b, now, base_eligible_served(b, now));
+}
+
+int32_t
+fprr_pick(void *st, uint64_t now)
+{
+	struct base *b = st;
+
+	if (b->served)
+		return pick_served(b, now);
+	return pick_among(b, now, runq_runnable(&b->q));
 }
 
 /* The earliest refill of an exhausted server at least as urgent as p: it either preempts
@@ -43,18 +60,13 @@ next_refill(const struct base *b, int32_t p)
 	return base_refill_at(b, m);
 }
 
-uint64_t
-fprr_next_event(void *st, uint64_t now)
+/* next_event's answer when pick chose p (POL_IDLE: none), peer saying whether p shares
+ * its level.  Apart, so that next_event right after pick (the memo) takes no frame. */
+static __attribute__((noinline)) uint64_t
+next_of(struct base *b, int32_t p, int peer, uint64_t now)
 {
-	struct base *b = st;
-	uint64_t elig, t;
-	int32_t p;
-	int peer;
+	uint64_t t;
 
-	if (!base_memo_get(b, now, &elig, &p, &peer)) {
-		elig = base_eligible(b, now);
-		p = runq_pick_peer(&b->q, elig, 1, &peer);
-	}
 	if (p == POL_IDLE)
 		return base_background_event(b, base_pick_background(b), now);
 	t = next_refill(b, p);
@@ -63,6 +75,25 @@ fprr_next_event(void *st, uint64_t now)
 	if (peer)
 		t = pol_time_min(t, runq_slice_end(&b->q, (uint32_t) p, now));
 	return t;
+}
+
+uint64_t
+fprr_next_event(void *st, uint64_t now)
+{
+	struct base *b = st;
+	uint64_t elig;
+	int32_t p;
+	int peer;
+
+	if (!base_memo_get(b, now, &elig, &p, &peer)) {
+		elig = base_eligible(b, now);
+		p = runq_pick_peer(&b->q, elig, 1, &peer);
+	}
+	/* best effort alone on its level: no refill to come, no slice to end (next_of's
+	 * answer, without its frame) */
+	if (p != POL_IDLE && !b->served && !peer)
+		return UINT64_MAX;
+	return next_of(b, p, peer, now);
 }
 
 uint32_t

@@ -97,9 +97,55 @@ runq_runnable(const struct runq *q)
 /* The runnable entity in `mask` at the head of the most urgent level (by_prio), or of all
  * of them (!by_prio: plain round robin); POL_IDLE if none. */
 int32_t runq_pick(const struct runq *q, uint64_t mask, int by_prio);
-/* The same, and *peer: 1 if another runnable entity in mask shares the chosen one's level
- * (runq_has_peer of it), in the same pass. */
-int32_t runq_pick_peer(const struct runq *q, uint64_t mask, int by_prio, int *peer);
+
+/*
+ * runq_pick_peer's pass over the non-empty m: most urgent level first, then the head of
+ * the level; without by_prio every entity is on one level.  The best so far is kept in
+ * locals (its level and sequence), and whether another entity shares its level: one on a
+ * more urgent level starts a new one.  Inlined for each by_prio, so that the loop does not
+ * ask it again.
+ */
+static inline __attribute__((always_inline)) int32_t
+runq_pick_in(const struct runq *q, uint64_t m, int by_prio, int *peer)
+{
+	int32_t best = (int32_t) __builtin_ctzll(m);
+	uint32_t level = by_prio ? q->e[best].prio : 0;
+	uint64_t seq = q->e[best].seq;
+	int shared = 0;
+
+	POL_FOR_EACH(id, m & (m - 1))
+	{
+		const struct runq_ent *e = &q->e[id];
+		uint32_t l = by_prio ? e->prio : 0;
+		if (l > level)
+			continue;
+		if (l < level) {
+			shared = 0;
+		} else {
+			shared = 1;
+			if (e->seq >= seq)
+				continue;
+		}
+		best = (int32_t) id;
+		level = l;
+		seq = e->seq;
+	}
+	*peer = shared;
+	return best;
+}
+
+/* runq_pick, and *peer: 1 if another runnable entity in mask shares the chosen one's
+ * level (runq_has_peer of it), in the same pass.  Inline: fprr's pick on every turn. */
+static inline __attribute__((always_inline)) int32_t
+runq_pick_peer(const struct runq *q, uint64_t mask, int by_prio, int *peer)
+{
+	uint64_t m = mask & q->runnable;
+
+	*peer = 0;
+	if (!m)
+		return POL_IDLE;
+	return by_prio ? runq_pick_in(q, m, 1, peer) : runq_pick_in(q, m, 0, peer);
+}
 /* 1 if another runnable entity in `mask` shares id's round-robin level. */
 int runq_has_peer(const struct runq *q, uint32_t id, uint64_t mask, int by_prio);
 

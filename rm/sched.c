@@ -21,7 +21,8 @@
 
 static struct schedcore core;
 static const struct sched_hooks *hooks;
-static uint64_t woke_at; /* when our event thread last came back from waiting */
+static uint64_t woke_at;    /* when our event thread last came back from waiting */
+static uint64_t layer_next; /* when our layer wants a turn of its own, as this turn's hook said */
 static uint64_t tick_tsc;
 static uint32_t evt_tid;
 
@@ -192,6 +193,17 @@ woke_take(struct hr_sched_region *r, unsigned w)
 	}
 }
 
+/* 1 if a bit of our region's woke is set. */
+static int
+woke_any(const struct hr_sched_region *r)
+{
+	uint64_t any = 0;
+
+	for (unsigned w = 0; w < HR_COMP_MAX / 64; w++)
+		any |= r->woke[w];
+	return any != 0;
+}
+
 static void
 kernel_events(void)
 {
@@ -206,10 +218,12 @@ kernel_events(void)
 		hooks->kevent(&ev);
 	}
 	/* after the ring: a wake-up still set is newer than any idle notice read above (one
-	 * set after this look is seen on the next turn: the kernel wakes us for it) */
-	for (unsigned w = 0; w < HR_COMP_MAX / 64; w++)
-		if (r->woke[w])
-			woke_take(r, w);
+	 * set after this look is seen on the next turn: the kernel wakes us for it); the
+	 * words are looked at one by one only if one has a bit (most turns none has) */
+	if (woke_any(r))
+		for (unsigned w = 0; w < HR_COMP_MAX / 64; w++)
+			if (r->woke[w])
+				woke_take(r, w);
 	if (r->ev_lost != lost_seen) {
 		lost_seen = r->ev_lost;
 		resync();
@@ -226,13 +240,14 @@ parent_event(uint32_t type, uint32_t tid)
 /*
  * Our timer: the kernel wakes us then, whatever our depth (no ancestor involved).  The
  * policy's answer is taken before events_due, which wakes the children of sleepers that
- * are due: they run on a later turn, when we have published their priorities.
+ * are due: they run on a later turn, when we have published their priorities.  Inlined
+ * into the loop: it comes on every turn.
  */
-static void
+static inline __attribute__((always_inline)) void
 arm(uint64_t now)
 {
 	static uint64_t armed = UINT64_MAX - 1;
-	uint64_t t = schedcore_next_wakeup(&core, now, hooks->next());
+	uint64_t t = schedcore_next_wakeup(&core, now, layer_next);
 	uint64_t due = events_due(now);
 
 	if (due)
@@ -282,7 +297,7 @@ decide(uint64_t now)
 	schedcore_requests(&core, now);
 	if (hr_bootinfo()->depth)
 		((struct hr_pcb *) HR_VA_PCB)->events_seen = ((struct hr_pcb *) HR_VA_PCB)->events;
-	hooks->turn();
+	layer_next = hooks->turn();
 	schedcore_timers(&core, now);
 	if (schedcore_idle_forever(&core))
 		hooks->finished();

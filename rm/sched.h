@@ -21,12 +21,12 @@ struct sched_hooks {
 	void (*kevent)(const struct hr_kevent *ev);
 	/* nothing left to schedule and nothing will come: the subsystem is finished */
 	void (*finished)(void);
-	/* called on every turn of the loop, before deciding (may invoke our parent) */
-	void (*turn)(void);
+	/* called on every turn of the loop, before deciding (may invoke our parent); returns
+	 * the earliest TSC at which the layer wants a turn of its own (UINT64_MAX: none),
+	 * which the turn arms our timer for (nothing the turn does after it changes that) */
+	uint64_t (*turn)(void);
 	/* the kernel dropped events (a full ring): check the children's states (may be NULL) */
 	void (*lost)(void);
-	/* the earliest TSC at which the layer wants a turn of its own (UINT64_MAX: none) */
-	uint64_t (*next)(void);
 };
 
 /* 0, or HR_EINVAL for an unknown policy.  slice: round-robin quantum in timer ticks. */

@@ -57,6 +57,17 @@ schedcore_add(struct schedcore *c, struct hr_sched_region *r, enum ent_kind kind
 	return HR_ENOMEM;
 }
 
+/* The earliest wake_at of the sleepers (UINT64_MAX: none). */
+static uint64_t
+sleepers_next(const struct schedcore *c)
+{
+	uint64_t t = UINT64_MAX;
+
+	POL_FOR_EACH(j, c->sleeping)
+	t = pol_time_min(t, c->ent[j].wake_at);
+	return t;
+}
+
 /* Sleeping entity id sleeps no more (woken or removed): the earliest may be another. */
 static void
 unsleep(struct schedcore *c, long id)
@@ -64,11 +75,8 @@ unsleep(struct schedcore *c, long id)
 	uint64_t was = c->ent[id].wake_at;
 
 	c->sleeping &= ~(1ull << id);
-	if (was != c->sleep_next)
-		return;
-	c->sleep_next = UINT64_MAX;
-	POL_FOR_EACH(j, c->sleeping)
-	c->sleep_next = pol_time_min(c->sleep_next, c->ent[j].wake_at);
+	if (was == c->sleep_next)
+		c->sleep_next = sleepers_next(c);
 }
 
 /* Entity id's thread now is tid no more: the next entity of tid, if any, is found. */
@@ -108,25 +116,6 @@ schedcore_remove(struct schedcore *c, long id)
 		c->running = -1;
 }
 
-struct sched_ent *
-schedcore_ent(struct schedcore *c, long id)
-{
-	return id >= 0 && id < POL_MAX && c->ent[id].used ? &c->ent[id] : 0;
-}
-
-long
-schedcore_ask(struct schedcore *c, long id, enum ent_req req, uint64_t arg)
-{
-	struct sched_ent *e = schedcore_ent(c, id);
-
-	if (!e)
-		return HR_ENOENT;
-	e->req_arg = arg;
-	__atomic_store_n(&e->req, req, __ATOMIC_RELEASE);
-	__atomic_fetch_or(&c->asked, 1ull << id, __ATOMIC_RELEASE);
-	return 0;
-}
-
 void
 schedcore_ask_param(struct schedcore *c, long id)
 {
@@ -156,8 +145,22 @@ schedcore_block(struct schedcore *c, long id, uint64_t wake_at, uint64_t now)
 	c->pol->block(c->state, (uint32_t) id, now);
 }
 
-void
-schedcore_wake(struct schedcore *c, long id, uint64_t now)
+/* Blocked entity id, no longer among the sleepers, wakes. */
+static void
+unblock(struct schedcore *c, long id, uint64_t now)
+{
+	struct sched_ent *e = &c->ent[id];
+
+	e->blocked = 0;
+	e->wake_at = 0;
+	c->awake |= 1ull << id;
+	c->fresh &= ~(1ull << id);
+	c->pol->wake(c->state, (uint32_t) id, now);
+}
+
+/* schedcore_wake, inlined into the turn's requests too (REQ_WAKE: a thread wakes another). */
+static inline __attribute__((always_inline)) void
+wake(struct schedcore *c, long id, uint64_t now)
 {
 	struct sched_ent *e = schedcore_ent(c, id);
 
@@ -165,11 +168,13 @@ schedcore_wake(struct schedcore *c, long id, uint64_t now)
 		return;
 	if (c->sleeping & (1ull << id))
 		unsleep(c, id);
-	e->blocked = 0;
-	e->wake_at = 0;
-	c->awake |= 1ull << id;
-	c->fresh &= ~(1ull << id);
-	c->pol->wake(c->state, (uint32_t) id, now);
+	unblock(c, id, now);
+}
+
+void
+schedcore_wake(struct schedcore *c, long id, uint64_t now)
+{
+	wake(c, id, now);
 }
 
 uint32_t
@@ -226,17 +231,27 @@ charge_ran(struct schedcore *c, const struct hr_sched_region *r, uint64_t ran, u
 }
 
 /* Every entity's account is looked at (anything of ours may have run: a child on its own
- * timer, a thread another switched to), by a loop that calls nothing; usually one moved. */
+ * timer, a thread another switched to), by a loop that calls nothing; usually one moved,
+ * which is charged by a tail call, without charge_ran's frame. */
 void
 schedcore_charge(struct schedcore *c, const struct hr_sched_region *r, uint64_t now)
 {
-	uint64_t ran = 0;
+	uint64_t ran = 0, id, k, was;
 
-	SCHEDCORE_FOR_EACH(id, c)
-	if (r->slot[c->ent[id].tid].consumed != c->ent[id].seen)
-		ran |= 1ull << id;
-	if (ran)
+	SCHEDCORE_FOR_EACH(j, c)
+	if (r->slot[c->ent[j].tid].consumed != c->ent[j].seen)
+		ran |= 1ull << j;
+	if (ran & (ran - 1)) {
 		charge_ran(c, r, ran, now);
+		return;
+	}
+	if (!ran)
+		return;
+	id = (uint64_t) __builtin_ctzll(ran);
+	k = r->slot[c->ent[id].tid].consumed;
+	was = c->ent[id].seen;
+	c->ent[id].seen = k; /* the policy's charge does not look at our entities */
+	c->pol->charge(c->state, (uint32_t) id, k - was, now);
 }
 
 void
@@ -253,45 +268,82 @@ schedcore_parent_event(struct schedcore *c, uint32_t type, uint32_t tid, uint64_
 		schedcore_wake(c, id, now);
 }
 
-void
-schedcore_requests(struct schedcore *c, uint64_t now)
+/* Entity id's request, then its param_due, taken at now. */
+static inline __attribute__((always_inline)) void
+take(struct schedcore *c, uint64_t id, uint64_t now)
 {
-	uint64_t asked = __atomic_exchange_n(&c->asked, 0, __ATOMIC_ACQUIRE);
+	struct sched_ent *e = &c->ent[id];
+	uint32_t req = __atomic_exchange_n(&e->req, REQ_NONE, __ATOMIC_ACQUIRE);
 
-	/* a bit of an entity removed since it asked: its request went with it */
-	POL_FOR_EACH(id, asked & c->used)
-	{
-		struct sched_ent *e = &c->ent[id];
-		uint32_t req = __atomic_exchange_n(&e->req, REQ_NONE, __ATOMIC_ACQUIRE);
-		if (req == REQ_SLEEP || req == REQ_BLOCK)
-			schedcore_block(c, (long) id, req == REQ_SLEEP ? e->req_arg : 0, now);
-		else if (req == REQ_YIELD)
-			c->pol->yield(c->state, (uint32_t) id, now);
-		else if (req == REQ_WAKE)
-			schedcore_wake(c, (long) e->req_arg, now);
-		else if (req == REQ_PARAM)
-			schedcore_apply_param(c, (long) e->req_arg, now);
-		if (__atomic_exchange_n(&e->param_due, 0, __ATOMIC_ACQUIRE))
-			schedcore_apply_param(c, (long) id, now);
-	}
+	if (req == REQ_SLEEP || req == REQ_BLOCK)
+		schedcore_block(c, (long) id, req == REQ_SLEEP ? e->req_arg : 0, now);
+	else if (req == REQ_YIELD)
+		c->pol->yield(c->state, (uint32_t) id, now);
+	else if (req == REQ_WAKE)
+		wake(c, (long) e->req_arg, now);
+	else if (req == REQ_PARAM)
+		schedcore_apply_param(c, (long) e->req_arg, now);
+	if (__atomic_exchange_n(&e->param_due, 0, __ATOMIC_ACQUIRE))
+		schedcore_apply_param(c, (long) id, now);
+}
+
+/* The requests of the entities in `asked`, lowest id first. */
+static __attribute__((noinline)) void
+take_all(struct schedcore *c, uint64_t asked, uint64_t now)
+{
+	POL_FOR_EACH(id, asked)
+	take(c, id, now);
 }
 
 void
-schedcore_timers(struct schedcore *c, uint64_t now)
+schedcore_requests_take(struct schedcore *c, uint64_t now)
 {
-	if (c->sleep_next > now)
-		return; /* most turns: nobody is due */
+	/* a bit of an entity removed since it asked: its request went with it */
+	uint64_t asked = __atomic_exchange_n(&c->asked, 0, __ATOMIC_ACQUIRE) & c->used;
+
+	/* the usual turn has one (the thread that switched to us): no loop to keep */
+	if (asked & (asked - 1))
+		take_all(c, asked, now);
+	else if (asked)
+		take(c, (uint64_t) __builtin_ctzll(asked), now);
+}
+
+/* The sleepers in `due`, lowest id first (seldom more than one at a time). */
+static __attribute__((noinline)) void
+wake_due(struct schedcore *c, uint64_t due, uint64_t now)
+{
+	POL_FOR_EACH(id, due)
+	unblock(c, (long) id, now);
+}
+
+/* The sleepers due leave `sleeping` together, and the earliest of the others is found in
+ * the same pass, not once for each that leaves; then they wake, lowest id first. */
+void
+schedcore_timers_due(struct schedcore *c, uint64_t now)
+{
+	uint64_t due = 0, next = UINT64_MAX;
+
 	POL_FOR_EACH(id, c->sleeping)
-	if (c->ent[id].wake_at <= now)
-		schedcore_wake(c, (long) id, now);
+	{
+		uint64_t at = c->ent[id].wake_at;
+		if (at <= now)
+			due |= 1ull << id;
+		else
+			next = pol_time_min(next, at);
+	}
+	c->sleeping &= ~due;
+	c->sleep_next = next;
+	/* tail calls, so that the usual case (one due) takes no frame */
+	if (due & (due - 1))
+		wake_due(c, due, now);
+	else if (due)
+		unblock(c, (long) __builtin_ctzll(due), now);
 }
 
 /* A thread asleep in our parent comes back, and so may a child (its own timer). */
 int
-schedcore_idle_forever(const struct schedcore *c)
+schedcore_idle_forever_scan(const struct schedcore *c)
 {
-	if (c->awake)
-		return 0; /* most turns: something of ours may run */
 	SCHEDCORE_FOR_EACH(id, c)
 	{
 		const struct sched_ent *e = &c->ent[id];
@@ -379,7 +431,7 @@ publishable_steady(struct schedcore *c, uint64_t steady, long id, uint64_t now)
 static void
 publish(struct schedcore *c, struct hr_sched_region *r, uint64_t now)
 {
-	uint64_t steady = c->used & c->steady;
+	uint64_t steady = c->used & c->steady, holds = c->hold_due;
 
 	c->idle_watch = UINT64_MAX;
 	/* a fresh one's answer would be the same as last time, and it sets no idle_watch */
@@ -391,11 +443,11 @@ publish(struct schedcore *c, struct hr_sched_region *r, uint64_t now)
 			continue;
 		r->slot[e->tid].prio = e->prio_pub = p;
 		if (e->kind == ENT_CHILD && (p == HR_PRIO_IDLE) != e->held)
-			c->hold_due |= 1ull << id;
+			holds |= 1ull << id;
 		else
-			c->hold_due &=
-				~(1ull << id); /* back as the kernel has it: nothing to tell */
+			holds &= ~(1ull << id); /* back as the kernel has it: nothing to tell */
 	}
+	c->hold_due = holds;
 	c->fresh = steady;
 }
 
@@ -419,33 +471,11 @@ schedcore_choose(struct schedcore *c, struct hr_sched_region *r, uint64_t now)
 	return id;
 }
 
-uint64_t
-schedcore_next_wakeup(struct schedcore *c, uint64_t now, uint64_t extra)
-{
-	uint64_t t = pol_time_min(c->pol->next_event(c->state, now), c->idle_watch);
-
-	t = pol_time_min(t, extra);
-	return pol_time_min(t, c->sleep_next);
-}
-
-/*
- * Resuming a child: if it was running when our activation preempted it (p) and it has
- * nothing due, straight back to the thread that was running in it; otherwise to its c^s,
- * so that its own scheduler decides.
- */
+/* The rest of schedcore_dispatch, for child e, which our activation preempted in thread
+ * p: straight back to p if nothing is due in it, else to its c^s. */
 uint32_t
-schedcore_dispatch(struct schedcore *c, const struct hr_sched_region *r, int32_t id, uint32_t p)
+schedcore_resume(const struct sched_ent *e, const struct hr_sched_region *r, uint32_t p)
 {
-	struct sched_ent *e;
-	long was = c->running;
-
-	if (!(e = schedcore_ent(c, id))) {
-		c->running = -1;
-		return 0;
-	}
-	c->running = id;
-	if (e->kind != ENT_CHILD || id != was || !p || p == e->tid)
-		return e->tid;
 	if (e->pcb && e->pcb->events != e->pcb->events_seen)
 		return e->tid; /* we have something for its scheduler */
 	if (r->slot[e->tid].state != HR_TS_EVWAIT)

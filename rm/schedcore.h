@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include "policies/policy.h"
 #include "kernel/abi/hr_sched.h"
+#include "kernel/abi/hr_errno.h"
 
 struct hr_pcb;
 
@@ -89,8 +90,12 @@ long schedcore_add(struct schedcore *c, struct hr_sched_region *r, enum ent_kind
 		   const struct pol_param *p, void *owner, uint64_t now);
 /* Forget entity id (nothing if it is not in use). */
 void schedcore_remove(struct schedcore *c, long id);
-/* Entity id, or NULL if it is not in use. */
-struct sched_ent *schedcore_ent(struct schedcore *c, long id);
+/* Entity id, or NULL if it is not in use (inline: every request and wake-up asks it). */
+static inline struct sched_ent *
+schedcore_ent(struct schedcore *c, long id)
+{
+	return id >= 0 && id < POL_MAX && c->ent[id].used ? &c->ent[id] : 0;
+}
 /* The entity dispatching tid (the lowest id if several do), or -1.  Inline: every request
  * a thread makes names itself by its thread (sched_find). */
 static inline long
@@ -103,8 +108,20 @@ schedcore_find(const struct schedcore *c, uint32_t tid)
  * for req with arg, taken on its next turn (schedcore_requests).  0, or HR_ENOENT (id is
  * not in use: nothing asked).  The request is written before the entity's bit of `asked`, so a turn that sees the
  * bit sees the request; one that does not sees it on the turn the asker then switches to.
+ * Inline: on the asker's way to the event thread.
  */
-long schedcore_ask(struct schedcore *c, long id, enum ent_req req, uint64_t arg);
+static inline long
+schedcore_ask(struct schedcore *c, long id, enum ent_req req, uint64_t arg)
+{
+	struct sched_ent *e = schedcore_ent(c, id);
+
+	if (!e)
+		return HR_ENOENT;
+	e->req_arg = arg;
+	__atomic_store_n(&e->req, req, __ATOMIC_RELEASE);
+	__atomic_fetch_or(&c->asked, 1ull << id, __ATOMIC_RELEASE);
+	return 0;
+}
 /* The same for entity id's param_new (param_due), asked from a thread that is no entity:
  * the caller has written param_new. */
 void schedcore_ask_param(struct schedcore *c, long id);
@@ -124,12 +141,34 @@ void schedcore_start_periods(struct schedcore *c, uint64_t now);
 void schedcore_charge(struct schedcore *c, const struct hr_sched_region *r, uint64_t now);
 /* Our parent's news about our thread tid (enum ev_type: EV_BLOCK, EV_WAKE). */
 void schedcore_parent_event(struct schedcore *c, uint32_t type, uint32_t tid, uint64_t now);
-/* Apply what our threads asked for (sched_request) since the last turn. */
-void schedcore_requests(struct schedcore *c, uint64_t now);
-/* Wake the sleepers due by now. */
-void schedcore_timers(struct schedcore *c, uint64_t now);
-/* 1 if nothing of ours will ever run again (the subsystem is finished), else 0. */
-int schedcore_idle_forever(const struct schedcore *c);
+/* Apply the requests of the entities whose bits of `asked` are set (schedcore_requests). */
+void schedcore_requests_take(struct schedcore *c, uint64_t now);
+/* Apply what our threads asked for (sched_request) since the last turn.  Inline: a turn
+ * the kernel's timer or a child brings has none. */
+static inline void
+schedcore_requests(struct schedcore *c, uint64_t now)
+{
+	if (__atomic_load_n(&c->asked, __ATOMIC_RELAXED))
+		schedcore_requests_take(c, now);
+}
+/* Wake the sleepers due by now (sleep_next <= now: schedcore_timers). */
+void schedcore_timers_due(struct schedcore *c, uint64_t now);
+/* Wake the sleepers due by now.  Inline: on most turns nobody is due. */
+static inline void
+schedcore_timers(struct schedcore *c, uint64_t now)
+{
+	if (c->sleep_next <= now)
+		schedcore_timers_due(c, now);
+}
+/* schedcore_idle_forever once nothing of ours is awake. */
+int schedcore_idle_forever_scan(const struct schedcore *c);
+/* 1 if nothing of ours will ever run again (the subsystem is finished), else 0.  Inline:
+ * on most turns something of ours may run. */
+static inline int
+schedcore_idle_forever(const struct schedcore *c)
+{
+	return c->awake ? 0 : schedcore_idle_forever_scan(c);
+}
 /* The entity to run at now, or POL_IDLE, and every entity's priority published in r. */
 int32_t schedcore_choose(struct schedcore *c, struct hr_sched_region *r, uint64_t now);
 /*
@@ -142,9 +181,16 @@ uint64_t schedcore_holds(struct schedcore *c);
 /*
  * The earliest time we must look again: the policy's next decision, an idle child's
  * budget (schedcore_choose), a sleeper, or `extra` (the loop's own: its layer's next turn;
- * UINT64_MAX for none).  UINT64_MAX: never.
+ * UINT64_MAX for none).  UINT64_MAX: never.  Inline: every turn arms our timer.
  */
-uint64_t schedcore_next_wakeup(struct schedcore *c, uint64_t now, uint64_t extra);
+static inline uint64_t
+schedcore_next_wakeup(struct schedcore *c, uint64_t now, uint64_t extra)
+{
+	uint64_t t = pol_time_min(c->pol->next_event(c->state, now), c->idle_watch);
+
+	t = pol_time_min(t, extra);
+	return pol_time_min(t, c->sleep_next);
+}
 /*
  * The time to arm our timer at, for wake-up t, the timer being set at clock.  A time closer
  * than min_gap is put off to min_gap from now: by the time we switch it would have passed,
@@ -158,9 +204,31 @@ schedcore_arm_time(const struct schedcore *c, uint64_t t, uint64_t clock)
 
 	return t < soonest ? soonest : t;
 }
-/* The thread to switch to for entity id (POL_IDLE: none, 0), id now running; preempted:
- * the thread the kernel says our activation preempted (0 if none). */
-uint32_t schedcore_dispatch(struct schedcore *c, const struct hr_sched_region *r, int32_t id,
-			    uint32_t preempted);
+/* schedcore_dispatch's case of a child that was running when our activation preempted
+ * thread p in it. */
+uint32_t schedcore_resume(const struct sched_ent *e, const struct hr_sched_region *r, uint32_t p);
+/*
+ * The thread to switch to for entity id (POL_IDLE: none, 0), id now running; preempted:
+ * the thread the kernel says our activation preempted (0 if none).  Resuming a child: if
+ * it was running when our activation preempted it and it has nothing due, straight back
+ * to the thread that was running in it; otherwise to its c^s, so that its own scheduler
+ * decides.  Inline: every turn that runs something dispatches it.
+ */
+static inline uint32_t
+schedcore_dispatch(struct schedcore *c, const struct hr_sched_region *r, int32_t id,
+		   uint32_t preempted)
+{
+	struct sched_ent *e = schedcore_ent(c, id);
+	long was = c->running;
+
+	if (!e) {
+		c->running = -1;
+		return 0;
+	}
+	c->running = id;
+	if (e->kind != ENT_CHILD || id != was || !preempted || preempted == e->tid)
+		return e->tid;
+	return schedcore_resume(e, r, preempted);
+}
 
 #endif

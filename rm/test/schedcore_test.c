@@ -1,8 +1,9 @@
 /*
  * schedcore_test.c - the scheduler's decisions (rm/schedcore.c) under a fake CPU that plays
  * the kernel (fakecpu.c): budgets per period under every policy, what is published for
- * entities that may not run, the forfeit rule, sleepers, and a randomized run over
- * millions of ticks checked from the fake CPU's own record.
+ * entities that may not run, the forfeit rule, sleepers, a randomized run over millions
+ * of ticks checked from the fake CPU's own record, and the turn's short cuts (sleepers woken
+ * together, one account charged alone) against the plain loops they stand for.
  */
 #include "check.h"
 #include "fakecpu.h"
@@ -552,4 +553,117 @@ TEST(schedcore_random_ds_servers_get_their_budget_and_no_more)
 TEST(schedcore_random_edf_servers_get_their_budget_and_no_more)
 {
 	random_check("edf");
+}
+
+/* ---- a turn's short cuts against the plain loops they stand for ---- */
+
+static struct fake twin; /* the same entities and history, turned by the plain loops */
+
+/* schedcore_timers as one loop: each due sleeper woken alone, lowest id first. */
+static void
+timers_one_by_one(struct schedcore *c, uint64_t now)
+{
+	POL_FOR_EACH(id, c->sleeping)
+	if (c->ent[id].wake_at <= now)
+		schedcore_wake(c, (long) id, now);
+}
+
+/* schedcore_charge as one loop: each account that moved charged alone, lowest id first. */
+static void
+charge_one_by_one(struct schedcore *c, const struct hr_sched_region *r, uint64_t now)
+{
+	SCHEDCORE_FOR_EACH(id, c)
+	{
+		uint64_t k = r->slot[c->ent[id].tid].consumed;
+		if (k == c->ent[id].seen)
+			continue;
+		c->pol->charge(c->state, (uint32_t) id, k - c->ent[id].seen, now);
+		c->ent[id].seen = k;
+	}
+}
+
+/* The same random entities in f and twin: best effort and servers of every kind. */
+static void
+twins_add(const char *policy)
+{
+	unsigned n = (unsigned) rnd(1, 24);
+	uint64_t slice = rnd(0, 3);
+
+	fake_init(&f, policy, slice);
+	fake_init(&twin, policy, slice);
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t period = rnd(5, 40) * T;
+		struct pol_param p = { .prio = (uint32_t) rnd(1, 12),
+				       .kind = (uint32_t) rnd(0, 3),
+				       .budget = rnd(1, period / 2),
+				       .period = period,
+				       .server = (uint32_t) rnd(0, 2) };
+		uint32_t tid = 2 + (uint32_t) rnd(0, 40); /* a thread may carry two */
+		enum ent_kind kind = rnd(0, 2) ? ENT_THREAD : ENT_CHILD;
+		CHECK_EQ(schedcore_add(&f.c, &f.r, kind, tid, &p, 0, 0),
+			 schedcore_add(&twin.c, &twin.r, kind, tid, &p, 0, 0));
+	}
+	schedcore_start_periods(&f.c, 0);
+	schedcore_start_periods(&twin.c, 0);
+}
+
+/* Thread tid ran: its account moves the same in both. */
+static void
+twins_ran(uint32_t tid)
+{
+	uint64_t used = rnd(1, 2 * T);
+
+	f.r.slot[tid].consumed += used;
+	twin.r.slot[tid].consumed += used;
+}
+
+/* A random step at now, the same in both: one account moves (as on most turns) or several
+ * do, and entities sleep, block and wake. */
+static void
+twins_step(uint64_t now)
+{
+	uint64_t one = rnd(0, POL_MAX - 1), many = !rnd(0, 3);
+
+	if (f.c.used & (1ull << one))
+		twins_ran(f.c.ent[one].tid);
+	SCHEDCORE_FOR_EACH(id, &f.c)
+	{
+		uint64_t r = rnd(0, 9);
+		if (r < 3 && many) {
+			twins_ran(f.c.ent[id].tid);
+		} else if (r == 3) {
+			uint64_t at = rnd(0, 3) ? now + rnd(0, 4 * T) : 0;
+			schedcore_block(&f.c, (long) id, at, now);
+			schedcore_block(&twin.c, (long) id, at, now);
+		} else if (r == 4) {
+			schedcore_wake(&f.c, (long) id, now);
+			schedcore_wake(&twin.c, (long) id, now);
+		}
+	}
+}
+
+/* Waking every due sleeper at once (one search for the earliest left) and charging the
+ * one account that moved by a tail call leave the core exactly as the plain loops do:
+ * the same policy state, sleepers, earliest and masks, byte for byte. */
+TEST(schedcore_random_timers_and_charges_match_the_plain_loops)
+{
+	FOR_EACH_POLICY(pol)
+	for (unsigned seed = 1; seed <= 20 && !check_failed_now; seed++) {
+		uint64_t now = 0;
+
+		rng = 0x2545f4914f6cdd1dull * seed;
+		twins_add(*pol);
+		for (int i = 0; i < 2000 && !check_failed_now; i++) {
+			now += rnd(1, 3 * T);
+			twins_step(now);
+			schedcore_charge(&f.c, &f.r, now);
+			charge_one_by_one(&twin.c, &twin.r, now);
+			schedcore_timers(&f.c, now);
+			timers_one_by_one(&twin.c, now);
+			CHECK_EQ(f.c.sleep_next, twin.c.sleep_next);
+			CHECK(!memcmp(&f.c, &twin.c, sizeof(f.c)));
+		}
+		fake_free(&f);
+		fake_free(&twin);
+	}
 }
