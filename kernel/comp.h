@@ -73,7 +73,7 @@ struct comp {
 	uint32_t held_path;
 	struct kev_q evq; /* our ring's head and losses (kev.h; the region's are untrusted) */
 	struct kev_notice notice; /* where our latest idle/wake notice sits in our parent's ring */
-	uint64_t *woke_word, woke_bit; /* our bit of our parent's region's woke (kev_woke) */
+	uint64_t *woke_word, woke_bit; /* our bit of our parent's region's woke (kev_woke_word) */
 	struct hr_sched_region *region;
 	struct thd *cs;		 /* our child scheduler thread, as our parent sees it */
 	struct hr_slot *up_slot; /* cs's slot in our parent's region: our parent's view of us */

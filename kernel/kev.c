@@ -22,14 +22,13 @@ kev_notice(struct kev_q *q, struct hr_sched_region *r, struct kev_notice *n, uin
 {
 	uint32_t tail = r->ev_tail, at = q->head, ahead = n->pos - tail;
 	struct hr_kevent *e = &r->ev[n->pos % HR_KEV_RING];
-	uint64_t *woke = &r->woke[comp / 64 % (HR_COMP_MAX / 64)], bit = 1ull << comp % 64;
 	int err;
 
 	if (type == HR_KEV_WAKE) { /* a bit: one store whatever the ring holds */
-		kev_woke(r, comp);
+		*kev_woke_word(r, comp) |= kev_woke_bit(comp);
 		return 0;
 	}
-	*woke &= ~bit; /* it idles: newer than any wake-up not yet taken */
+	*kev_woke_word(r, comp) &= ~kev_woke_bit(comp); /* newer than a wake-up not yet taken */
 
 	/* n's notice is still in the ring, beyond the tail (not being read) and unchanged: it
 	 * now says the newest state (a scheduler that scribbles over its ring only fools

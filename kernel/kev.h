@@ -5,9 +5,9 @@
  * notices about a child scheduler (it went idle, its timer woke it) only say what its state
  * is now: a wake-up is a bit (abi/hr_sched.h, woke), and an idle notice replaces an older
  * one still waiting in the ring, so a child that idles and wakes a thousand times costs its
- * parent at most two entries, never the room an exit needs.  The scheduler consumes entries by copying the one at its
- * tail and then advancing the tail, so the entry at the tail may be half-read and is never
- * rewritten.  Should the ring fill anyway, the event is counted in ev_lost and the
+ * parent at most two entries, never the room an exit needs.  The scheduler consumes
+ * entries by copying the one at its tail and then advancing the tail, so the entry at the
+ * tail may be half-read and is never rewritten.  Should the ring fill anyway, the event is counted in ev_lost and the
  * scheduler must resynchronise from the objects' states (comp_state, thread slots).
  * Pure: no hardware, host-tested (kernel/test/kev_test.c).
  */
@@ -31,11 +31,17 @@ struct kev_notice {
 
 /* Append ev; 0, or HR_ENOMEM when the ring is full (counted as lost). */
 int kev_put(struct kev_q *q, struct hr_sched_region *r, struct hr_kevent ev);
-/* The wake-up of child comp: its bit of r->woke (what kev_notice does for HR_KEV_WAKE). */
-static inline void
-kev_woke(struct hr_sched_region *r, uint16_t comp)
+/* Child comp's word and bit of r->woke: set for its wake-up (kev_notice, HR_KEV_WAKE, or
+ * with both kept at promotion: schedtree.c), cleared by its idle notice. */
+static inline uint64_t *
+kev_woke_word(struct hr_sched_region *r, uint16_t comp)
 {
-	r->woke[comp / 64 % (HR_COMP_MAX / 64)] |= 1ull << comp % 64;
+	return &r->woke[comp / 64 % (HR_COMP_MAX / 64)];
+}
+static inline uint64_t
+kev_woke_bit(uint16_t comp)
+{
+	return 1ull << comp % 64;
 }
 /* A notice about the child whose record is n: HR_KEV_WAKE sets its bit of r->woke;
  * HR_KEV_IDLE clears it, and is appended unless its previous one still waits beyond the

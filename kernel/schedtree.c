@@ -271,8 +271,8 @@ schedtree_make(struct comp *c, struct comp *parent, struct thd *cs)
 	c->region = r;
 	c->cs = cs;
 	c->up_slot = parent && cs ? &parent->region->slot[cs->id] : 0;
-	c->woke_word = parent ? &parent->region->woke[c->id / 64] : 0;
-	c->woke_bit = 1ull << c->id % 64;
+	c->woke_word = parent ? kev_woke_word(parent->region, c->id) : 0;
+	c->woke_bit = kev_woke_bit(c->id);
 	c->evt = 0;
 	c->pevt = 0;
 	c->evt_pending = 0;
@@ -396,14 +396,14 @@ queue(struct comp *s, struct hr_kevent ev)
 /* Tell c's parent what c's scheduler is doing now (HR_KEV_IDLE, HR_KEV_WAKE), replacing
  * what it was told before and has not read yet (kev.h): never more than two entries.
  * Inline, so that a wake-up, on the path from an interrupt or a timer to the woken event
- * thread at depth >= 1, is a store (kev_woke) and no call. */
+ * thread at depth >= 1, is a store (woke_word, woke_bit) and no call. */
 static inline __attribute__((always_inline)) void
 notice(struct comp *c, uint16_t type)
 {
 	struct comp *p = c->parent;
 
 	if (type == HR_KEV_WAKE && !trace_on)
-		*c->woke_word |= c->woke_bit; /* kev_woke, worked out at promotion */
+		*c->woke_word |= c->woke_bit; /* kev_notice's store, worked out at promotion */
 	else
 		trace_kev_notice(&p->evq, p->region, &c->notice, type, c->id);
 	p->evt_pending = 1;
@@ -737,15 +737,13 @@ sys_sched_demote(struct thd *t, uint64_t slot)
 	return 0;
 }
 
-/* Is d in c's subtree (c itself included)?  Their paths agree down to c's depth. */
+/* Is scheduler d in c's subtree (c itself included)?  Its ancestor at c's depth is c. */
 static int
 in_subtree(const struct comp *d, const struct comp *c)
 {
-	uint64_t lo = c->depth >= 8 ? ~0ull : (1ull << 8 * c->depth) - 1;
-	uint64_t hi = c->depth <= 8 ? 0 : c->depth >= 16 ? ~0ull : (1ull << 8 * (c->depth - 8)) - 1;
-
-	return d->is_sched && d->depth >= c->depth && !((d->path[0] ^ c->path[0]) & lo) &&
-	       !((d->path[1] ^ c->path[1]) & hi);
+	while (d && d->depth > c->depth)
+		d = d->parent;
+	return d == c;
 }
 
 /* The child scheduler whose c^s is thread tid, live; NULL if none. */
@@ -780,7 +778,7 @@ sys_sched_hold(struct thd *t, uint64_t thd, uint64_t value)
 	c->held = (uint8_t) value;
 	bit = 1u << c->depth;
 	for (unsigned i = 1; i < HR_COMP_MAX; i++)
-		if (comps[i].state != COMP_FREE && in_subtree(&comps[i], c))
+		if (comps[i].state != COMP_FREE && comps[i].is_sched && in_subtree(&comps[i], c))
 			comps[i].held_path =
 				value ? comps[i].held_path | bit : comps[i].held_path & ~bit;
 	return 0;

@@ -218,16 +218,23 @@ schedcore_start_periods(struct schedcore *c, uint64_t now)
 	}
 }
 
+/* Charge entity id what its thread's account moved by (seen first: the policy's charge
+ * does not look at our entities, so the call can be the last thing done). */
+static inline __attribute__((always_inline)) void
+charge_one(struct schedcore *c, const struct hr_sched_region *r, uint64_t id, uint64_t now)
+{
+	uint64_t k = r->slot[c->ent[id].tid].consumed, was = c->ent[id].seen;
+
+	c->ent[id].seen = k;
+	c->pol->charge(c->state, (uint32_t) id, k - was, now);
+}
+
 /* Charge the entities in `ran` (their threads' accounts moved) what they used. */
 static __attribute__((noinline)) void
 charge_ran(struct schedcore *c, const struct hr_sched_region *r, uint64_t ran, uint64_t now)
 {
 	POL_FOR_EACH(id, ran)
-	{
-		uint64_t k = r->slot[c->ent[id].tid].consumed;
-		c->pol->charge(c->state, (uint32_t) id, k - c->ent[id].seen, now);
-		c->ent[id].seen = k;
-	}
+	charge_one(c, r, id, now);
 }
 
 /* Every entity's account is looked at (anything of ours may have run: a child on its own
@@ -236,22 +243,15 @@ charge_ran(struct schedcore *c, const struct hr_sched_region *r, uint64_t ran, u
 void
 schedcore_charge(struct schedcore *c, const struct hr_sched_region *r, uint64_t now)
 {
-	uint64_t ran = 0, id, k, was;
+	uint64_t ran = 0;
 
 	SCHEDCORE_FOR_EACH(j, c)
 	if (r->slot[c->ent[j].tid].consumed != c->ent[j].seen)
 		ran |= 1ull << j;
-	if (ran & (ran - 1)) {
+	if (ran & (ran - 1))
 		charge_ran(c, r, ran, now);
-		return;
-	}
-	if (!ran)
-		return;
-	id = (uint64_t) __builtin_ctzll(ran);
-	k = r->slot[c->ent[id].tid].consumed;
-	was = c->ent[id].seen;
-	c->ent[id].seen = k; /* the policy's charge does not look at our entities */
-	c->pol->charge(c->state, (uint32_t) id, k - was, now);
+	else if (ran)
+		charge_one(c, r, (uint64_t) __builtin_ctzll(ran), now);
 }
 
 void

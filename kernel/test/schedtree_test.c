@@ -514,8 +514,8 @@ wtree(void)
 	ti = (struct thd){ .id = 6, .depth = 2, .state = HR_TS_READY, .chain = { wr, wo, wi } };
 	ti.comp = ti.home = wi;
 	for (int i = 1; i < 4; i++) { /* as schedtree_make sets them */
-		c[i]->woke_word = &c[i]->parent->region->woke[c[i]->id / 64];
-		c[i]->woke_bit = 1ull << c[i]->id % 64;
+		c[i]->woke_word = kev_woke_word(c[i]->parent->region, c[i]->id);
+		c[i]->woke_bit = kev_woke_bit(c[i]->id);
 	}
 	wu->up_slot = &wreg[0].slot[eu.id];
 	wo->up_slot = &wreg[0].slot[eo.id];
@@ -551,7 +551,7 @@ root_reads(void)
 static int
 root_told_o_woke(void)
 {
-	return !!(wreg[0].woke[wo->id / 64] & 1ull << wo->id % 64);
+	return !!(*kev_woke_word(&wreg[0], wo->id) & kev_woke_bit(wo->id));
 }
 
 static struct thd *
