@@ -758,8 +758,9 @@ child_of_cs(struct comp *s, uint64_t tid)
 
 /*
  * A hold changes only when a parent's server runs out of budget or gets it back, a few
- * times a period: so it pays for its subtree (a pass over the components, bounded by
- * HR_COMP_MAX whatever the shape), and may_run, on every interrupt, does not pay for depth.
+ * times a period: so it pays for its subtree (a pass over the components, each looking up
+ * its ancestors: at most HR_COMP_MAX times the depth, whatever the shape), and may_run, on
+ * every interrupt, does not pay for depth.
  */
 long
 sys_sched_hold(struct thd *t, uint64_t thd, uint64_t value)
