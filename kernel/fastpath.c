@@ -12,7 +12,7 @@
  *  - ret: no invocation to return from, a caller or callee that ended meanwhile (the full
  *    path unwinds further or frees the thread), a stack it took with no record of it, a
  *    return address of 0 or outside the user half.
- *  - thd_switch: flags other than BLOCK or EVWAIT, an EVWAIT that fails, a thread blocked
+ *  - thd_switch: flags other than BLOCK, EVWAIT or TIMER, an EVWAIT that fails, a thread blocked
  *    by another level, a switch that is not from a thread of the caller's own to another
  *    or to a child subsystem's c^s (the full path's accounting walks the levels), a
  *    pending PEVT, the thread itself, tracing.
@@ -105,14 +105,16 @@ fastpath_ret(void)
 }
 
 long
-fastpath_switch(uint64_t tid, uint64_t flags)
+fastpath_switch(uint64_t tid, uint64_t flags, uint64_t tsc)
 {
+	const uint64_t how = flags & ~(uint64_t) HR_SW_TIMER;
 	struct thd *t = cur, *x;
-	struct comp *s = t->comp;
+	struct comp *s = t->comp, *xo;
+	uint8_t xs;
 	int k;
 
-	if ((flags & ~(uint64_t) (HR_SW_BLOCK | HR_SW_EVWAIT)) ||
-	    flags == (HR_SW_BLOCK | HR_SW_EVWAIT) || tid - 1 >= HR_THD_MAX - 1 || trace_on)
+	if ((how & ~(uint64_t) (HR_SW_BLOCK | HR_SW_EVWAIT)) ||
+	    how == (HR_SW_BLOCK | HR_SW_EVWAIT) || tid - 1 >= HR_THD_MAX - 1 || trace_on)
 		return 0;
 	x = &thds[tid];
 	if (x == t || !s->is_sched || s->pevt)
@@ -120,27 +122,30 @@ fastpath_switch(uint64_t tid, uint64_t flags)
 	/* t is s's own; x is s's own or a child subsystem's c^s: one level changes hands, or
 	 * two (schedtree_account_down) */
 	k = s->depth;
-	if (t->depth != k || t->chain[k] != s || x->depth < k || x->depth > k + 1 ||
-	    x->chain[k] != s)
+	if (t->depth != k || t->chain[k] != s || (unsigned) (x->depth - k) > 1 || x->chain[k] != s)
 		return 0;
-	if (x->state != HR_TS_READY && x->state != HR_TS_EVWAIT &&
-	    !(x->state == HR_TS_BLOCKED && x->blocker == k))
+	xs = x->state;
+	if (xs != HR_TS_READY && xs != HR_TS_EVWAIT && !(xs == HR_TS_BLOCKED && x->blocker == k))
 		return 0;
-	if ((flags & HR_SW_EVWAIT) && (s->evt != t || s->evt_pending))
+	if ((how & HR_SW_EVWAIT) && (s->evt != t || s->evt_pending))
 		return 0; /* EPERM or EAGAIN */
 	if (x->comp->gen != x->comp_gen || x->comp->state != COMP_LIVE)
 		return 0; /* frames to pop first: thd_prepare */
+	/* x's owner: s, or the child whose c^s x is */
+	xo = x->chain[x->depth];
 
-	/* decoded: what sys_thd_switch does */
+	/* decoded: what sys_thd_switch does, each publication to the owner found above */
+	if (flags & HR_SW_TIMER)
+		schedtree_timer(s, tsc);
 	t->regs.rax = 0;
-	if (flags) {
-		t->state = flags & HR_SW_BLOCK ? HR_TS_BLOCKED : HR_TS_EVWAIT;
-		t->blocker = flags & HR_SW_BLOCK ? (uint8_t) k : t->blocker;
-		schedtree_publish(t);
+	if (how) {
+		t->state = how & HR_SW_BLOCK ? HR_TS_BLOCKED : HR_TS_EVWAIT;
+		t->blocker = how & HR_SW_BLOCK ? (uint8_t) k : t->blocker;
+		schedtree_publish_to(t, s);
 	}
-	if (x->state != HR_TS_READY) {
+	if (xs != HR_TS_READY) {
 		x->state = HR_TS_READY;
-		schedtree_publish(x);
+		schedtree_publish_to(x, xo);
 	}
 	schedtree_account_down(t, x, k);
 	cur = x;

@@ -27,6 +27,6 @@ struct fast_ret {
 struct fast_ret fastpath_ret(void);
 
 /* 1: cur is now tid (its frame is the one to restore); 0: the full path. */
-long fastpath_switch(uint64_t tid, uint64_t flags);
+long fastpath_switch(uint64_t tid, uint64_t flags, uint64_t tsc);
 
 #endif

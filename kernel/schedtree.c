@@ -79,23 +79,13 @@ slot_of(const struct thd *t, int level)
 void
 schedtree_publish(const struct thd *t)
 {
-	struct comp *owner = t->chain[t->depth];
-	const struct comp *h = t->home;
-	int cs = h && h->cs == t;
-	struct hr_slot *s;
+	const struct comp *owner = t->chain[t->depth];
 
 	if (!owner || !owner->is_sched)
 		return;
-	s = &owner->region->slot[t->id];
-	s->state = t->state;
-	s->blocker = t->blocker;
-	s->flags = HR_SLOT_OWNED | (owner->evt == t ? HR_SLOT_EVT : 0) | (cs ? HR_SLOT_CS : 0);
+	schedtree_publish_to(t, owner);
 	if (t->state == HR_TS_BLOCKED && t->blocker < t->depth)
 		t->chain[t->blocker]->region->slot[t->id].state = HR_TS_BLOCKED;
-	/* a c^s is its parent's view of the child: whether the child's scheduler waits
-	 * (EVWAIT) or has something to do (READY) tells the parent which thread to resume */
-	if (cs && h->up_slot)
-		h->up_slot->state = t->state;
 }
 
 /*
@@ -291,10 +281,14 @@ schedtree_make(struct comp *c, struct comp *parent, struct thd *cs)
 	return 0;
 }
 
-/* Arm s's timer for TSC `at` (0: disarm), keeping it on the armed list exactly while armed. */
-static void
-timer_set(struct comp *s, uint64_t at)
+/* Kept on the armed list exactly while armed.  Armed again for the same time, nothing
+ * changes (next_due is never later than an armed timer): a scheduler that passes its
+ * timer on every switch pays only the comparison. */
+void
+schedtree_timer(struct comp *s, uint64_t at)
 {
+	if (at == s->wake_at)
+		return;
 	if (s->wake_at && !at) {
 		if (s->armed_prev)
 			s->armed_prev->armed_next = s->armed_next;
@@ -327,7 +321,7 @@ schedtree_unmake(struct comp *c)
 			owed[i].s = 0;
 	if (woke_from == c)
 		woke_from = 0, woke_depth = 0;
-	timer_set(c, 0);
+	schedtree_timer(c, 0);
 	for (uint64_t i = 0; i < HR_SCHED_REGION_PAGES; i++)
 		ptq_refund(c, pt_unmap(c->pgtbl, HR_VA_SCHED + i * HR_PAGE_SIZE));
 	c->is_sched = 0;
@@ -498,7 +492,7 @@ wake_up(struct comp *s)
 static void
 timer_fire(struct comp *s)
 {
-	timer_set(s, 0);
+	schedtree_timer(s, 0);
 	s->evt_pending = 1; /* its event thread looks at its clock: no entry needed */
 	wake_up(s);
 }
@@ -692,7 +686,7 @@ sys_timer_next(struct thd *t, uint64_t tsc)
 
 	if (!s->is_sched)
 		return refuse(HR_EPERM, "component %u is not a scheduler", s->id);
-	timer_set(s, tsc);
+	schedtree_timer(s, tsc);
 	return 0;
 }
 

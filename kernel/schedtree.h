@@ -28,6 +28,24 @@ schedtree_sees(const struct comp *s, const struct thd *t)
 uint32_t schedtree_rep(const struct thd *t, int level);
 /* Publish t's state to its owner (and the scheduler blocking it). */
 void schedtree_publish(const struct thd *t);
+/* The same for t owned by scheduler `owner` (t->chain[t->depth]) and not blocked by one of
+ * owner's ancestors: the owner's slot, and for a child scheduler's c^s its parent's view of
+ * the child too.  Inline: the fast switch knows the owner and publishes twice. */
+static inline __attribute__((always_inline)) void
+schedtree_publish_to(const struct thd *t, const struct comp *owner)
+{
+	struct hr_slot *sl = &owner->region->slot[t->id];
+	const struct comp *h = t->home;
+	int cs = h && h->cs == t;
+
+	sl->state = t->state;
+	sl->blocker = t->blocker;
+	sl->flags = HR_SLOT_OWNED | (owner->evt == t ? HR_SLOT_EVT : 0) | (cs ? HR_SLOT_CS : 0);
+	/* a c^s is its parent's view of the child: whether the child's scheduler waits
+	 * (EVWAIT) or has something to do (READY) tells the parent which thread to resume */
+	if (cs && h->up_slot)
+		h->up_slot->state = t->state;
+}
 /* Charge time and move the accounting from cur to next (either may be NULL: idle). */
 void schedtree_account(struct thd *from, struct thd *to, int from_level);
 /* The same when from is owned by the scheduler at depth k (from->depth == k) and to is
@@ -46,6 +64,8 @@ void schedtree_notify(struct comp *s, struct hr_kevent ev);
 void schedtree_post(struct comp *s, struct hr_kevent ev);
 /* Wake s's event thread if it waits; dispatch it if it preempts cur. */
 void schedtree_activate(struct comp *s);
+/* Arm s's timer for TSC `at` (0: disarm): timer_next, and thd_switch's HR_SW_TIMER. */
+void schedtree_timer(struct comp *s, uint64_t at);
 /* A timer tick arrived: wake the schedulers whose timer is due. */
 void schedtree_tick(void);
 /* The deadline interrupt (hw_deadline_set) arrived: the same, without a tick. */

@@ -311,7 +311,7 @@ switch_decode(struct thd *t, struct comp *s, struct thd *x, uint64_t flags)
 }
 
 long
-sys_thd_switch(struct thd *t, uint64_t thd, uint64_t flags)
+sys_thd_switch(struct thd *t, uint64_t thd, uint64_t flags, uint64_t tsc)
 {
 	struct comp *s = t->comp;
 	struct thd *x = thd_lookup(thd);
@@ -319,8 +319,8 @@ sys_thd_switch(struct thd *t, uint64_t thd, uint64_t flags)
 
 	if (err)
 		return err;
-	if (x == t)
-		return flags ? HR_EINVAL : 0;
+	if (x == t && (flags & ~(uint64_t) HR_SW_TIMER))
+		return HR_EINVAL;
 	/* never true: a thread is reaped where its last live frame dies (thd_reap) */
 	if (thd_dead(x))
 		return refuse(HR_ESTATE, "thread %u can never run again", x->id);
@@ -333,6 +333,10 @@ sys_thd_switch(struct thd *t, uint64_t thd, uint64_t flags)
 	}
 
 	/* decoded: from here nothing fails (thd_prepare pops x's dead frames, not all) */
+	if (flags & HR_SW_TIMER)
+		schedtree_timer(s, tsc);
+	if (x == t)
+		return 0;
 	thd_prepare(x);
 	t->regs.rax = 0;
 	if (flags & HR_SW_BLOCK) {

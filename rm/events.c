@@ -30,7 +30,7 @@ unwind(void)
 
 	for (unsigned i = 0; i < nunwinding; i++) {
 		hr_thd_wakeup(unwinding[i]);
-		if (hr_thd_switch(unwinding[i], 0) == HR_EPEVT)
+		if (hr_thd_switch(unwinding[i], 0, 0) == HR_EPEVT)
 			unwinding[kept++] = unwinding[i];
 	}
 	nunwinding = kept;

@@ -57,7 +57,7 @@ hr_lock_take(struct hr_lock *l)
 		uint32_t holder = l->holder;
 		__atomic_store_n(&l->waiter, tls_tid(), __ATOMIC_RELEASE);
 		/* run the holder until it gives the lock back; if we may not, just wait */
-		if (!holder || hr_thd_switch(holder, 0))
+		if (!holder || hr_thd_switch(holder, 0, 0))
 			__builtin_ia32_pause();
 	}
 }
@@ -70,7 +70,7 @@ hr_lock_give(struct hr_lock *l)
 	__atomic_store_n(&l->holder, 0, __ATOMIC_RELEASE);
 	waiter = __atomic_exchange_n(&l->waiter, 0, __ATOMIC_ACQ_REL);
 	if (waiter && waiter != tls_tid())
-		hr_thd_switch(waiter, 0); /* it lent us the CPU: give it back */
+		hr_thd_switch(waiter, 0, 0); /* it lent us the CPU: give it back */
 }
 
 _Noreturn void

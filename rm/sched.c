@@ -123,16 +123,19 @@ sched_set_param(long id, const struct pol_param *p)
 	 * the entity changed carries it, and the event thread takes it at once (or, should
 	 * the switch fail, on its next turn) */
 	schedcore_ask_param(&core, id);
-	hr_thd_switch(evt_tid, 0);
+	hr_thd_switch(evt_tid, 0, 0);
 	return 0;
 }
 
+/* The event thread takes the request at once.  One that parks its thread (sleep, block)
+ * blocks it in the kernel too, so that nothing resumes it (a preempted thread, say) before
+ * we wake it; the others leave it ready, and running it again publishes nothing. */
 void
 sched_request(long id, enum ent_req req, uint64_t arg)
 {
 	if (schedcore_ask(&core, id, req, arg))
 		return;
-	hr_thd_switch(evt_tid, req == REQ_YIELD ? 0 : HR_SW_BLOCK);
+	hr_thd_switch(evt_tid, req == REQ_SLEEP || req == REQ_BLOCK ? HR_SW_BLOCK : 0, 0);
 }
 
 void
@@ -156,7 +159,7 @@ sched_wake_thread(uint32_t tid)
 void
 sched_block_here(void)
 {
-	hr_thd_switch(evt_tid, HR_SW_BLOCK);
+	hr_thd_switch(evt_tid, HR_SW_BLOCK, 0);
 }
 
 /*
@@ -237,35 +240,65 @@ parent_event(uint32_t type, uint32_t tid)
 	schedcore_parent_event(&core, type, tid, hr_tsc());
 }
 
+/* Our timer as the kernel last heard it: UINT64_MAX never, UINT64_MAX - 1 not told yet. */
+static uint64_t armed = UINT64_MAX - 1;
+
 /*
  * Our timer: the kernel wakes us then, whatever our depth (no ancestor involved).  The
  * policy's answer is taken before events_due, which wakes the children of sleepers that
  * are due: they run on a later turn, when we have published their priorities.  Inlined
- * into the loop: it comes on every turn.
+ * into the loop: it comes on every turn.  Idle, a time still ahead is armed as it is: the
+ * min_gap of schedcore_arm_time keeps what we dispatch from being cut off before it can
+ * run, and with nothing dispatched it would only make a sleeper due just after this turn
+ * (say, behind the slice end of a thread that has just gone to sleep) wait for min_gap.
  */
-static inline __attribute__((always_inline)) void
-arm(uint64_t now)
+static inline __attribute__((always_inline)) uint64_t
+timer_want(uint64_t now, int idle)
 {
-	static uint64_t armed = UINT64_MAX - 1;
-	uint64_t t = schedcore_next_wakeup(&core, now, layer_next);
+	uint64_t t = schedcore_next_wakeup(&core, now, layer_next), clock;
 	uint64_t due = events_due(now);
 
 	if (due)
 		t = pol_time_min(t, due);
-	t = schedcore_arm_time(&core, t, hr_tsc());
-	if (t != armed)
-		hr_timer_next(t == UINT64_MAX ? 0 : (long) t);
-	armed = t;
+	clock = hr_tsc();
+	return idle && t > clock ? t : schedcore_arm_time(&core, t, clock);
+}
+
+/* The kernel's value for timer t (timer_next, thd_switch's HR_SW_TIMER). */
+static inline uint64_t
+timer_value(uint64_t t)
+{
+	return t == UINT64_MAX ? 0 : t;
 }
 
 /* Nothing to run: wait for our timer or an event (a child's parent hears HR_KEV_IDLE). */
 static void
 idle(uint64_t now)
 {
+	uint64_t t;
+
 	schedcore_dispatch(&core, hr_region(), POL_IDLE, 0);
-	arm(now);
+	if ((t = timer_want(now, 1)) != armed)
+		hr_timer_next((long) timer_value(t));
+	armed = t;
 	hr_event_wait();
 	woke_at = hr_tsc();
+}
+
+/* Run tid until our next event, arming our timer on the way when it changed: one system
+ * call for both, as a turn ends on every event. */
+static long
+run(uint32_t tid, uint64_t now)
+{
+	uint64_t t = timer_want(now, 0);
+	long r;
+
+	if (t == armed)
+		return hr_thd_switch(tid, HR_SW_EVWAIT, 0);
+	r = hr_thd_switch(tid, HR_SW_EVWAIT | HR_SW_TIMER, timer_value(t));
+	if (r == 0) /* a switch that failed armed nothing */
+		armed = t;
+	return r;
 }
 
 uint64_t
@@ -329,8 +362,7 @@ sched_run(void)
 			continue;
 		}
 		tid = schedcore_dispatch(&core, hr_region(), id, preempted);
-		arm(now);
-		r = hr_thd_switch(tid, HR_SW_EVWAIT);
+		r = run(tid, now);
 		if (r == 0 || r == HR_EAGAIN || r == HR_EPEVT)
 			continue; /* the next turn fetches whatever arrived */
 		/* the thread is gone (its component died): the kernel event says why */

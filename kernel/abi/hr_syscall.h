@@ -41,8 +41,8 @@
 	/* -> thread id */                                                                         \
 	X(0x408, thd_create, C, (uint64_t, comp), (uint64_t, ip), (uint64_t, sp), (uint64_t, arg), \
 	  (uint64_t, fs))                                                                          \
-	/* flags: HR_SW_* */                                                                       \
-	X(0x409, thd_switch, C, (uint64_t, thd), (uint64_t, flags))                                \
+	/* flags: HR_SW_*; tsc: the timer, with HR_SW_TIMER */                                     \
+	X(0x409, thd_switch, C, (uint64_t, thd), (uint64_t, flags), (uint64_t, tsc))               \
 	/* clear a block set by us or a descendant */                                              \
 	X(0x40a, thd_wakeup, C, (uint64_t, thd))                                                   \
 	/* -> current thread id */                                                                 \
@@ -151,7 +151,8 @@ enum hr_sysno {
 #define HR_SW_EVWAIT 0x2u /* outgoing event thread waits for its next event             */
 #define HR_SW_PEVT   0x4u /* the target is a child's c^s: set that child's pevt         */
 #define HR_SW_EXIT   0x8u /* the outgoing thread is finished: free it                   */
-#define HR_SW_ALL    (HR_SW_BLOCK | HR_SW_EVWAIT | HR_SW_PEVT | HR_SW_EXIT)
+#define HR_SW_TIMER  0x10u /* first arm the caller's timer for tsc, as timer_next(tsc)  */
+#define HR_SW_ALL    (HR_SW_BLOCK | HR_SW_EVWAIT | HR_SW_PEVT | HR_SW_EXIT | HR_SW_TIMER)
 
 /* mem_alias flags */
 #define HR_MEM_READ  0x1u

@@ -30,7 +30,7 @@ bench_invoke(void)
 	long cap = subsys_cap_to("echo");
 
 	while (cap >= 0 && hr_invoke(cap, 3, 1, 0, 0) != 1)
-		hr_thd_switch(hr_thd_self(), 0); /* echo not serving yet */
+		hr_thd_switch(hr_thd_self(), 0, 0); /* echo not serving yet */
 	if (cap < 0) {
 		printf("bench invoke_rt error=%s\n", hr_strerror(cap));
 		return;
@@ -49,7 +49,7 @@ pong(void *arg)
 	(void) arg;
 	for (int i = 0;; i = (i + 1) % N) {
 		samples[i] = hr_tsc() - t_start;
-		hr_thd_switch(main_tid, 0);
+		hr_thd_switch(main_tid, 0, 0);
 	}
 }
 
@@ -61,7 +61,7 @@ bench_switch(void)
 	main_tid = hr_thd_self();
 	for (int i = 0; i < N; i++) {
 		t_start = hr_tsc();
-		hr_thd_switch(other, 0);
+		hr_thd_switch(other, 0, 0);
 	}
 	print("thd_switch");
 }

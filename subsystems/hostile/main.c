@@ -75,7 +75,7 @@ nt_attacker(void *arg)
 		;
 	go = 1;
 	__asm__ volatile("pushfq; orq %0, (%%rsp); popfq" : : "i"(RFLAGS_NT) : "memory", "cc");
-	r = hr_thd_switch(victim_tid, 0);
+	r = hr_thd_switch(victim_tid, 0, 0);
 	__asm__ volatile("pushfq; andq %0, (%%rsp); popfq" : : "i"(~RFLAGS_NT) : "memory", "cc");
 	hr_report("nt_set_then_switch_to_a_preempted_thread", r == 0 && victim_done,
 		  "switch %ld, victim %s", r, victim_done ? "ran" : "never ran");
@@ -215,7 +215,7 @@ last_bytes(long slot, uint64_t page)
 	r = hr_mem_alias((long) page, slot, LAST_PAGE, HR_MEM_READ | HR_MEM_EXEC);
 	tid = r ? r : hr_thd_create(slot, LAST_PAGE + HR_PAGE_SIZE - 2, 0, 0, 0);
 	if (tid > 0)
-		r = hr_thd_switch(tid, 0);
+		r = hr_thd_switch(tid, 0, 0);
 	hr_report("syscall_in_the_last_bytes_faults_the_thread", tid > 0 && !r && victim_faulted,
 		  "alias/create %ld, switch %ld, victim %s", tid, r,
 		  victim_faulted ? "faulted" : "did not fault");

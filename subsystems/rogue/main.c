@@ -155,7 +155,7 @@ refused(const char *what, long (*op)(long a, long b), long self)
 static long
 do_switch(long a, long b)
 {
-	return hr_thd_switch(a, b & 1 ? HR_SW_BLOCK : 0);
+	return hr_thd_switch(a, b & 1 ? HR_SW_BLOCK : 0, 0);
 }
 static long
 do_wakeup(long a, long b)
@@ -219,7 +219,8 @@ forge(void)
 		/* but come back soon (or at once): a rogue that sleeps for ever harms no one */
 		hr_timer_next((long) (hr_tsc() + hr_rand(&seed) % (2 * hr_tick_tsc())));
 		hr_event_wait();
-		hr_thd_switch((long) (hr_rand(&seed) % HR_THD_MAX), (long) (hr_rand(&seed) % 64));
+		hr_thd_switch((long) (hr_rand(&seed) % HR_THD_MAX), (long) (hr_rand(&seed) % 64),
+			      (long) (hr_tsc() + hr_rand(&seed) % (2 * hr_tick_tsc())));
 	}
 }
 

@@ -249,7 +249,7 @@ pevt_probe(void *arg)
 	while (hr_invoke(HR_CAP_PARENT, PI_TELL, PROBE_SET, 0, 0) == HR_ENOSYS)
 		nap();
 	/* back from our parent, which now has events for our scheduler: it has not run */
-	r = hr_thd_switch(hr_region()->evt_thd, 0);
+	r = hr_thd_switch(hr_region()->evt_thd, 0, 0);
 	hr_report("pevt_switch_refused_while_the_parent_has_events", r == HR_EPEVT, "got %s",
 		  hr_strerror(r));
 	hr_invoke(HR_CAP_PARENT, PI_TELL, PROBE_DONE, 0, 0);
@@ -333,7 +333,7 @@ ev_worker(void *arg)
 		work_count++;
 		if (long_sleep && lift_wakeup == 1) {
 			lift_wakeup = hr_thd_wakeup(sleeper_tid);
-			lift_switch = hr_thd_switch(sleeper_tid, 0);
+			lift_switch = hr_thd_switch(sleeper_tid, 0, 0);
 		}
 	}
 }

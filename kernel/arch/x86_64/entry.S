@@ -200,7 +200,7 @@ fast_ret:
 	sysretq
 1:	FAST_DECLINE HR_SYSNO_RET
 
-/* thd_switch, its frame saved as a switch needs: thd=rdi flags=rsi are still the user's */
+/* thd_switch, its frame saved as a switch needs: thd=rdi flags=rsi tsc=rdx are still the user's */
 fast_switch:
 	lea	kstack_top(%rip), %rsp
 	call	fastpath_switch
