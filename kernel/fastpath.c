@@ -147,7 +147,7 @@ fastpath_switch(uint64_t tid, uint64_t flags, uint64_t tsc)
 		x->state = HR_TS_READY;
 		schedtree_publish_to(x, xo);
 	}
-	schedtree_account_down(t, x, k);
+	schedtree_account_down(t, s, x, k);
 	cur = x;
 	thd_enter(x);
 	return 1;

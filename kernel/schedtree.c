@@ -7,7 +7,7 @@
  *
  * Accounting.  Every level i of the running thread's chain has an open slot, the one its
  * scheduler charges: the thread itself at its owner's level, else the c^s of the child
- * subsystem on its path (the HiRES rule: a parent sees a child as one thread).  since[i]
+ * subsystem on its path (the HiRES rule: a parent sees a child as one thread).  schedtree_acct.since[i]
  * is when level i's slot was opened.  A switch closes and opens only the levels at which
  * the outgoing and incoming threads are charged differently, so a switch inside one
  * subsystem touches one level whatever its depth.  A parent reads its children's totals
@@ -28,10 +28,7 @@ struct region_page {
 } __attribute__((aligned(4096)));
 
 static struct region_page regions[HR_COMP_MAX];
-static uint64_t since[HR_DEPTH_MAX + 1]; /* valid where since_gen[i] == open_gen */
-static uint64_t since_gen[HR_DEPTH_MAX + 1];
-static uint64_t open_gen;    /* bumped when every level opens at once ... */
-static uint64_t open_all_at; /* ... at this time */
+struct schedtree_acct schedtree_acct;
 static uint64_t tsc_hz, tick_tsc;
 static struct hr_kinfo kinfo __attribute__((aligned(4096)));
 static uint64_t next_due = UINT64_MAX; /* no scheduler's timer is due before this */
@@ -123,25 +120,14 @@ schedtree_path(struct comp *c, const struct comp *parent)
 		c->path[(c->depth - 1) / 8] |= (uint64_t) c->id << 8 * ((c->depth - 1) % 8);
 }
 
-/* When level i's slot was opened: its own stamp, or the last time every level opened. */
-static uint64_t
-opened(int i)
-{
-	return since_gen[i] == open_gen ? since[i] : open_all_at;
-}
-
-/* TSC spent on frames for their owners (schedtree_charge): the accounting clock runs
- * without it, so that whoever the interrupt stopped does not pay for it, at any level. */
-static uint64_t stolen;
 /* Charges not yet passed up to the owners' ancestors: an ancestor reads what it sees of a
  * child only when it runs, which takes a dispatch, and every dispatch passes them on first
- * (owed_pay); so the interrupt path itself never walks the tree. */
+ * (schedtree_owed_pay); so the interrupt path itself never walks the tree. */
 #define OWED_MAX 8
 static struct {
 	struct comp *s;
 	uint64_t tsc;
 } owed[OWED_MAX];
-static unsigned nowed;
 
 /* What each ancestor of s sees of it (the c^s on the path) grows by tsc. */
 static void
@@ -151,34 +137,34 @@ charge_up(struct comp *s, uint64_t tsc)
 		c->up_slot->consumed += tsc;
 }
 
-static void
-owed_pay(void)
+void
+schedtree_owed_pay(void)
 {
-	for (unsigned i = 0; i < nowed; i++)
+	for (unsigned i = 0; i < schedtree_acct.nowed; i++)
 		if (owed[i].s)
 			charge_up(owed[i].s, owed[i].tsc);
-	nowed = 0;
+	schedtree_acct.nowed = 0;
 }
 
 void
 schedtree_charge(struct comp *s, uint64_t tsc)
 {
-	stolen += tsc;
+	schedtree_acct.stolen += tsc;
 	if (!s->is_sched) /* demoted, its ring kept: the subsystem it is part of now pays */
 		s = s->sub;
 	if (s->evt) /* its own view at once: its event thread may look before any dispatch */
 		s->region->slot[s->evt->id].consumed += tsc;
-	if (nowed && owed[nowed - 1].s == s)
-		owed[nowed - 1].tsc += tsc;
-	else if (nowed < OWED_MAX)
-		owed[nowed++] = (typeof(owed[0])){ s, tsc };
+	if (schedtree_acct.nowed && owed[schedtree_acct.nowed - 1].s == s)
+		owed[schedtree_acct.nowed - 1].tsc += tsc;
+	else if (schedtree_acct.nowed < OWED_MAX)
+		owed[schedtree_acct.nowed++] = (typeof(owed[0])){ s, tsc };
 	else
 		charge_up(s, tsc);
 }
 
+/* the parent whose ancestors are still to be told it woke (schedtree_woke_tell), or NULL;
+ * its depth is schedtree_acct.woke_depth (0: none) */
 static struct comp *woke_from;
-static uint8_t woke_depth; /* woke_from's depth; 0 if none */
-static void woke_tell(void) __attribute__((noinline, cold));
 
 void
 schedtree_account(struct thd *from, struct thd *to, int level)
@@ -186,47 +172,30 @@ schedtree_account(struct thd *from, struct thd *to, int level)
 	uint64_t now;
 
 	(void) level; /* the caller's, for the trace: diverge finds where they part itself */
-	if (nowed)
-		owed_pay();
-	now = hw_tsc() - stolen;
+	if (schedtree_acct.nowed)
+		schedtree_owed_pay();
+	now = hw_tsc() - schedtree_acct.stolen;
 	int k = from && to ? diverge(from, to) : 0;
 
 	for (int i = k; from && i <= from->depth; i++) {
 		if (from->chain[i] && from->chain[i]->is_sched)
-			slot_of(from, i)->consumed += now - opened(i);
+			slot_of(from, i)->consumed += now - schedtree_opened(i);
 	}
 	if (!to)
 		return;
 	/* the event threads told there live above woke_from: tell them before any may run */
-	if (__builtin_expect(to->depth < woke_depth, 0))
-		woke_tell();
+	if (__builtin_expect(to->depth < schedtree_acct.woke_depth, 0))
+		schedtree_woke_tell();
 	if (k == 0) {
 		/* every level opens now (from idle, or across the root's entities): one stamp
 		 * for all, whatever the depth */
-		open_gen++;
-		open_all_at = now;
+		schedtree_acct.open_gen++;
+		schedtree_acct.open_all_at = now;
 		return;
 	}
 	for (int i = k; i <= to->depth; i++) {
-		since[i] = now;
-		since_gen[i] = open_gen;
-	}
-}
-
-void
-schedtree_account_down(struct thd *from, struct thd *to, int k)
-{
-	uint64_t now;
-
-	if (nowed)
-		owed_pay();
-	now = hw_tsc() - stolen;
-	from->chain[k]->region->slot[from->id].consumed += now - opened(k);
-	if (__builtin_expect(to->depth < woke_depth, 0))
-		woke_tell();
-	for (int i = k; i <= to->depth; i++) {
-		since[i] = now;
-		since_gen[i] = open_gen;
+		schedtree_acct.since[i] = now;
+		schedtree_acct.since_gen[i] = schedtree_acct.open_gen;
 	}
 }
 
@@ -316,11 +285,11 @@ schedtree_unmake(struct comp *c)
 {
 	/* its region goes: nothing owed to it may be passed up through it now (its subtree
 	 * was unmade first, so nothing below it is owed either) */
-	for (unsigned i = 0; i < nowed; i++)
+	for (unsigned i = 0; i < schedtree_acct.nowed; i++)
 		if (owed[i].s == c)
 			owed[i].s = 0;
 	if (woke_from == c)
-		woke_from = 0, woke_depth = 0;
+		woke_from = 0, schedtree_acct.woke_depth = 0;
 	schedtree_timer(c, 0);
 	for (uint64_t i = 0; i < HR_SCHED_REGION_PAGES; i++)
 		ptq_refund(c, pt_unmap(c->pgtbl, HR_VA_SCHED + i * HR_PAGE_SIZE));
@@ -405,7 +374,8 @@ notice(struct comp *c, uint16_t type)
 	 * wake every child: rm/subsys.c on_lost) */
 	c->notice.idle = type == HR_KEV_IDLE;
 	if (c == woke_from && c->notice.idle)
-		woke_from = 0, woke_depth = 0; /* idled again: nothing of it to tell above */
+		woke_from = 0,
+		schedtree_acct.woke_depth = 0; /* idled again: nothing of it to tell above */
 }
 
 void
@@ -431,16 +401,14 @@ schedtree_post(struct comp *s, struct hr_kevent ev)
  * any depth (the timer and irq figures).  Should p idle again first, they are moot (its
  * HR_KEV_IDLE is the truth again, notice).
  */
-/* woke_from: the parent whose ancestors are still to be told, or NULL */
-
-static void
-woke_tell(void)
+void
+schedtree_woke_tell(void)
 {
 	for (struct comp *s = woke_from; s && s->notice.idle && s->parent && s->parent->is_sched;
 	     s = s->parent)
 		notice(s, HR_KEV_WAKE);
 	woke_from = 0;
-	woke_depth = 0;
+	schedtree_acct.woke_depth = 0;
 }
 
 /* p's ancestors that idled are to hear that it woke; look whether cur is one of their
@@ -449,14 +417,15 @@ static void
 woke_later(struct comp *p, int look)
 {
 	if (woke_from && woke_from != p)
-		woke_tell();
+		schedtree_woke_tell();
 	woke_from = p;
-	woke_depth = p->depth;
+	schedtree_acct.woke_depth = p->depth;
 	/* one of those event threads runs now, and may decide before any switch: tell it now;
 	 * any other thread there leaves the telling to the next dispatch (schedtree_account),
 	 * off the path from the interrupt to the woken thread */
-	if (look && cur && cur->depth < woke_depth && cur->home && cur->home->evt == cur)
-		woke_tell();
+	if (look && cur && cur->depth < schedtree_acct.woke_depth && cur->home &&
+	    cur->home->evt == cur)
+		schedtree_woke_tell();
 }
 
 /*

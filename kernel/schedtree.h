@@ -48,10 +48,54 @@ schedtree_publish_to(const struct thd *t, const struct comp *owner)
 }
 /* Charge time and move the accounting from cur to next (either may be NULL: idle). */
 void schedtree_account(struct thd *from, struct thd *to, int from_level);
-/* The same when from is owned by the scheduler at depth k (from->depth == k) and to is
- * seen by it (to->chain[k] is from's): from's slot at level k closes, and to's open from
- * level k down to its own.  Exact for these cases without diverge's walk. */
-void schedtree_account_down(struct thd *from, struct thd *to, int k);
+
+/* The accounting clock (schedtree.c's header comment tells how it works); here so that
+ * the fast switch's accounting is inline. */
+struct schedtree_acct {
+	uint64_t since[HR_DEPTH_MAX + 1]; /* valid where since_gen[i] == open_gen */
+	uint64_t since_gen[HR_DEPTH_MAX + 1];
+	uint64_t open_gen;    /* bumped when every level opens at once ... */
+	uint64_t open_all_at; /* ... at this time */
+	/* TSC spent on frames for their owners (schedtree_charge): the clock runs without
+	 * it, so that whoever the interrupt stopped does not pay for it, at any level */
+	uint64_t stolen;
+	unsigned nowed;	    /* charges still owed to ancestors (schedtree_owed_pay) */
+	uint8_t woke_depth; /* wake notices wait for a dispatch above it (schedtree_woke_tell) */
+};
+extern struct schedtree_acct schedtree_acct;
+void schedtree_owed_pay(void);
+void schedtree_woke_tell(void) __attribute__((noinline, cold));
+
+/* When level i's slot was opened: its own stamp, or the last time every level opened. */
+static inline uint64_t
+schedtree_opened(int i)
+{
+	const struct schedtree_acct *a = &schedtree_acct;
+
+	return a->since_gen[i] == a->open_gen ? a->since[i] : a->open_all_at;
+}
+
+/* schedtree_account when from is owned by scheduler s at depth k (from->depth == k) and to
+ * is seen by s (to->chain[k] == s): from's slot at level k closes, and to's open from
+ * level k down to its own (one or two levels).  Exact for these cases without diverge's
+ * walk; inline, as the fast switch's. */
+static inline __attribute__((always_inline)) void
+schedtree_account_down(struct thd *from, const struct comp *s, struct thd *to, int k)
+{
+	struct schedtree_acct *a = &schedtree_acct;
+	uint64_t now;
+
+	if (a->nowed)
+		schedtree_owed_pay();
+	now = hw_tsc() - a->stolen;
+	s->region->slot[from->id].consumed += now - schedtree_opened(k);
+	if (__builtin_expect(to->depth < a->woke_depth, 0))
+		schedtree_woke_tell();
+	for (int i = k; i <= to->depth; i++) {
+		a->since[i] = now;
+		a->since_gen[i] = a->open_gen;
+	}
+}
 /* Charge tsc of kernel work done for s (its frames) to s at every level, not to cur (its
  * ancestors' views at the next dispatch, before any of them can look). */
 void schedtree_charge(struct comp *s, uint64_t tsc);

@@ -379,7 +379,7 @@ there_and_back(struct thd *from, struct thd *to, int k, int down, uint8_t there[
 	for (t0 = hw_tsc(); hw_tsc() == t0;)
 		;
 	if (down)
-		schedtree_account_down(from, to, k);
+		schedtree_account_down(from, from->chain[k], to, k);
 	else
 		schedtree_account(from, to, k);
 	charged(there);

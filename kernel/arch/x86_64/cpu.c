@@ -121,20 +121,6 @@ hw_fpu_restore(const struct hw_fpu *f)
 int hw_ts_set;
 
 void
-hw_fpu_trap_set(int on)
-{
-	uint64_t cr0;
-
-	hw_ts_set = on;
-	if (!on) {
-		__asm__ volatile("clts");
-		return;
-	}
-	__asm__ volatile("mov %%cr0, %0" : "=r"(cr0));
-	__asm__ volatile("mov %0, %%cr0" : : "r"(cr0 | (1ull << 3)));
-}
-
-void
 hw_fpu_clean(struct hw_fpu *f)
 {
 	*f = clean_fpu;

@@ -185,15 +185,23 @@ struct hw_fpu {
 void hw_fpu_save(struct hw_fpu *f);
 void hw_fpu_restore(const struct hw_fpu *f);
 void hw_fpu_clean(struct hw_fpu *f); /* the state of a fresh thread */
-/* Make the next x87/SSE instruction trap (#NM, vector 7) or not (CR0.TS). */
-/* Make the next x87/SSE instruction trap (#NM) or not (CR0.TS): only a change costs. */
+/* Make the next x87/SSE instruction trap (#NM, vector 7) or not (CR0.TS): only a change
+ * writes CR0.  Inline: a switch between threads of one component comes here. */
 extern int hw_ts_set; /* cpu.c */
-void hw_fpu_trap_set(int on);
 static inline void
 hw_fpu_trap(int on)
 {
-	if (on != hw_ts_set)
-		hw_fpu_trap_set(on);
+	uint64_t cr0;
+
+	if (on == hw_ts_set)
+		return;
+	hw_ts_set = on;
+	if (!on) {
+		__asm__ volatile("clts");
+		return;
+	}
+	__asm__ volatile("mov %%cr0, %0" : "=r"(cr0));
+	__asm__ volatile("mov %0, %%cr0" : : "r"(cr0 | (1ull << 3)));
 }
 
 static inline uint64_t
