@@ -335,7 +335,10 @@ schedtree_activate(struct comp *s)
 		return;
 	e->state = HR_TS_READY;
 	s->evt_pending = 0;
-	schedtree_publish(e);
+	if (e->chain[e->depth] == s) /* its own, as it usually is: no owner to look up */
+		schedtree_publish_to(e, s);
+	else
+		schedtree_publish(e);
 	if (thd_prepare(e)) {
 		thd_free(e);
 		return;

@@ -152,7 +152,7 @@ thd_unwind(struct thd *t)
 }
 
 long
-thd_prepare(struct thd *t)
+thd_prepare_unwind(struct thd *t)
 {
 	while (t->comp->gen != t->comp_gen || t->comp->state != COMP_LIVE) {
 		if (!t->ninv)

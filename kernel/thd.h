@@ -91,8 +91,16 @@ thd_enter(struct thd *t)
 	hw_set_space(t->comp->pgtbl, t->fs);
 }
 /* Pop frames returning into dead components; 0 if t can run, HR_ESTATE if it never can
- * again (the caller frees it). */
-long thd_prepare(struct thd *t);
+ * again (the caller frees it).  The check is inline, as threads seldom have frames to pop
+ * and every activation asks; thd_prepare_unwind pops them. */
+long thd_prepare_unwind(struct thd *t);
+static inline long
+thd_prepare(struct thd *t)
+{
+	if (__builtin_expect(t->comp->gen == t->comp_gen && t->comp->state == COMP_LIVE, 1))
+		return 0;
+	return thd_prepare_unwind(t);
+}
 /* 1 if every component on t's invocation stack (the one it executes in and each frame's
  * caller) has ended or gone:  Then thd_prepare would fail: t can never run again. */
 int thd_dead(const struct thd *t);

@@ -128,10 +128,10 @@ thd_lookup(uint64_t id)
 	return wthd(id);
 }
 long
-thd_prepare(struct thd *t)
+thd_prepare_unwind(struct thd *t)
 {
 	(void) t;
-	return 0; /* every thread's component lives */
+	return 0; /* every thread's component lives: thd_prepare's check says so first */
 }
 _Noreturn void
 thd_reschedule(struct comp *s)
