@@ -147,10 +147,10 @@ enum hr_sysno {
 #define HR_CAP_MAX 128
 
 /* thd_switch flags */
-#define HR_SW_BLOCK  0x1u /* block the outgoing thread at the caller's level            */
-#define HR_SW_EVWAIT 0x2u /* outgoing event thread waits for its next event             */
-#define HR_SW_PEVT   0x4u /* the target is a child's c^s: set that child's pevt         */
-#define HR_SW_EXIT   0x8u /* the outgoing thread is finished: free it                   */
+#define HR_SW_BLOCK  0x01u /* block the outgoing thread at the caller's level            */
+#define HR_SW_EVWAIT 0x02u /* outgoing event thread waits for its next event             */
+#define HR_SW_PEVT   0x04u /* the target is a child's c^s: set that child's pevt         */
+#define HR_SW_EXIT   0x08u /* the outgoing thread is finished: free it                   */
 #define HR_SW_TIMER  0x10u /* first arm the caller's timer for tsc, as timer_next(tsc)  */
 #define HR_SW_ALL    (HR_SW_BLOCK | HR_SW_EVWAIT | HR_SW_PEVT | HR_SW_EXIT | HR_SW_TIMER)
 
