@@ -166,17 +166,32 @@ schedtree_charge(struct comp *s, uint64_t tsc)
  * its depth is schedtree_acct.woke_depth (0: none) */
 static struct comp *woke_from;
 
+/* Where an activated event thread and the thread it preempts part (preempts found it), for
+ * the dispatch that follows at once (schedtree_activate): its accounting does not look
+ * again.  Taken by that dispatch, whatever it is: nothing can change the chains between. */
+static struct parted {
+	const struct thd *from, *to;
+	int k;
+} parted;
+
 void
 schedtree_account(struct thd *from, struct thd *to, int level)
 {
 	uint64_t now;
+	int k;
 
-	(void) level; /* the caller's, for the trace: diverge finds where they part itself */
+	(void) level; /* the caller's, for the trace: where they part is found here */
 	if (schedtree_acct.nowed)
 		schedtree_owed_pay();
 	now = hw_tsc() - schedtree_acct.stolen;
-	int k = from && to ? diverge(from, to) : 0;
-
+	if (!from || !to) {
+		k = 0;
+	} else if (from == parted.from && to == parted.to) {
+		k = parted.k;
+		parted.from = 0;
+	} else {
+		k = diverge(from, to);
+	}
 	for (int i = k; from && i <= from->depth; i++) {
 		if (from->chain[i] && from->chain[i]->is_sched)
 			slot_of(from, i)->consumed += now - schedtree_opened(i);
@@ -311,15 +326,15 @@ may_run(const struct thd *e, int from)
 
 /* May event thread e run instead of t (NULL: the CPU is idle)?  It must outrank t where
  * their schedulers' choices first differ, and no scheduler below that may hold it back. */
-static int
-preempts(const struct thd *e, const struct thd *t)
+static inline __attribute__((always_inline)) int
+preempts(const struct thd *e, const struct thd *t, int *kp)
 {
 	int k;
 	struct hr_slot *sl;
 
 	if (!t)
 		return may_run(e, 0);
-	k = diverge(e, t);
+	k = *kp = diverge(e, t);
 	if (k > e->depth || k > t->depth)
 		return 0; /* charged alike at every level: e is t */
 	sl = e->chain[k]->region->slot;
@@ -330,6 +345,7 @@ void
 schedtree_activate(struct comp *s)
 {
 	struct thd *e = s->evt;
+	int k = 0;
 
 	if (!e || e->state != HR_TS_EVWAIT)
 		return;
@@ -343,10 +359,12 @@ schedtree_activate(struct comp *s)
 		thd_free(e);
 		return;
 	}
-	if (preempts(e, cur)) {
+	if (preempts(e, cur, &k)) {
 		e->preempted = cur;
 		e->preempted_gen = cur ? cur->gen : 0;
 		s->region->preempted = cur ? cur->id : 0;
+		if (cur)
+			parted = (struct parted){ cur, e, k };
 		thd_dispatch(e, 0);
 	}
 }
@@ -440,6 +458,8 @@ woke_later(struct comp *p, int look)
 static void
 wake_up(struct comp *s)
 {
+	int k;
+
 	trace_activate(s); /* schedtree_activate, traced or not */
 	for (; s->parent && s->parent->is_sched; s = s->parent) {
 		if (s->evt && cur == s->evt) { /* it got the CPU: what the figures measure */
@@ -453,7 +473,7 @@ wake_up(struct comp *s)
 		 * c^s does not outrank it where they differ): it reads the notice when it next
 		 * runs.  Otherwise a child that sleeps a microsecond at a time would run its
 		 * parent's scheduler that often, on the time of the parent's reservations. */
-		if (cur && s->cs && !preempts(s->cs, cur))
+		if (cur && s->cs && !preempts(s->cs, cur, &k))
 			break;
 		trace_activate(s->parent);
 	}
