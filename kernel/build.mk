@@ -1,6 +1,7 @@
 # kernel/build.mk - kernel sources.  lib/elf.c is shared: the kernel loads the root with it.
 KERNEL_SRCS := $(wildcard kernel/*.c) $(wildcard kernel/arch/x86_64/*.c) lib/elf.c
-KERNEL_ASMS := kernel/arch/x86_64/boot.S kernel/arch/x86_64/entry.S
+KERNEL_ASMS := kernel/arch/x86_64/boot.S kernel/arch/x86_64/entry.S \
+	kernel/arch/x86_64/fastpath.S
 KERNEL_LDS := kernel/arch/x86_64/kernel.ld
 
 HOST_TESTS += kernel/test/frange_test.c kernel/test/cap_test.c kernel/test/kev_test.c \

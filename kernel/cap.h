@@ -31,6 +31,8 @@ struct cap_table {
 const struct cap *cap_lookup(const struct cap_table *t, uint64_t slot, enum cap_type type);
 /* 0, or HR_EINVAL (slot out of range or 0) / HR_EEXIST (occupied). Checks only. */
 long cap_free_slot(const struct cap_table *t, uint64_t slot);
+/* Put c in slot, which cap_free_slot said is free: slot 0 stays empty for ever (the
+ * invocation fast path, arch/x86_64/fastpath.S, finds no capability there by its type). */
 void cap_put(struct cap_table *t, uint64_t slot, struct cap c);
 /* 0, or HR_EINVAL / HR_ECAP (empty). */
 long cap_delete(struct cap_table *t, uint64_t slot);

@@ -48,7 +48,7 @@ comp_new(struct comp *parent)
 		c->state = COMP_LIVE;
 		c->pgtbl = pgtbl;
 		c->parent = parent;
-		c->sub = parent;
+		c->sub = parent ? parent : c;
 		return c;
 	}
 	return 0;
@@ -206,9 +206,9 @@ sys_comp_entry(struct thd *t, uint64_t entry, uint64_t base, uint64_t count, uin
 	if (c->entry && c->stk_free != c->stk_all)
 		return refuse(HR_EBUSY, "stacks in use");
 	c->entry = entry;
-	c->stk_base = base;
+	c->stk_sp0 = base + stride;
 	c->stk_stride = stride;
-	c->stk_tcb = tcb;
+	c->stk_fs0 = base + tcb;
 	c->stk_free = c->stk_all = all;
 	c->stk_quota = (uint8_t) quota;
 	memset(c->stk_held, 0, sizeof(c->stk_held)); /* all free: nobody holds one */

@@ -32,19 +32,27 @@ struct comp {
 	uint32_t nthds;	     /* live threads whose home this is */
 	uint64_t pgtbl;	     /* physical address of the top-level page table */
 	struct comp *parent; /* creator; NULL for the root */
-	struct comp *sub;    /* scheduler of the subsystem this component belongs to */
+	struct comp *sub;    /* scheduler of the subsystem this component belongs to; never
+			      * NULL (the root, not yet promoted, is its own) */
 	struct cap_table caps;
 	char name[HR_NAME_MAX]; /* given by the parent (comp_name); tags its console lines */
 	uint16_t con_len;	/* console.c: bytes of an unfinished line in con_buf */
 	char con_buf[256];
 
-	/* invocation entry and the pool of stacks migrating threads run on (comp_entry) */
+	/* invocation entry and the pool of stacks migrating threads run on (comp_entry):
+	 * stack i starts a call with rsp = stk_sp0 + i * stk_stride and FS base stk_fs0 + i *
+	 * stk_stride (its TCB), both kept for stack 0 so that invoke adds one product */
 	uint64_t entry;
-	uint64_t stk_base, stk_stride, stk_tcb;
-	uint64_t stk_free; /* bit i set: stack i is free */
-	uint64_t stk_all;  /* the bits of all registered stacks */
+	uint64_t stk_sp0, stk_stride, stk_fs0;
+	/* bit i set: stack i is free.  Never 0 but after comp_entry set entry as well, so a
+	 * free stack implies an entry (the fast path tests only this) */
+	uint64_t stk_free;
+	uint64_t stk_all; /* the bits of all registered stacks */
 	/* stacks one calling component may hold at once (0: any), and how many each holds, so
-	 * that no caller (a hostile child) can take the stacks its siblings need */
+	 * that no caller (a hostile child) can take the stacks its siblings need.  Each frame
+	 * that took one of our stacks counts in its caller's entry until it is popped (only
+	 * comp_entry clears them, and only while no stack is taken), so a return from one of
+	 * them into a live caller finds its count at least one */
 	uint8_t stk_quota;
 	uint8_t stk_held[HR_COMP_MAX];
 

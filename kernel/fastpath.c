@@ -1,21 +1,17 @@
 /*
- * fastpath.c - the common case of invoke, ret and thd_switch, checked and done in one short
- * path (seL4's fastpath, kernel/fastpath.h): everything unusual falls back to the full
- * path (invoke.c, thd.c), with the same results and error codes, because each function
- * here only *checks* until it is sure the full path would succeed the same way, and then
- * does exactly what the full path would do.  A check that fails changes nothing.
+ * fastpath.c - the common case of thd_switch, checked and done in one short path (seL4's
+ * fastpath, kernel/fastpath.h); invoke's and ret's are in assembly
+ * (arch/x86_64/fastpath.S), whose view of the structures is checked here.  Everything
+ * unusual falls back to the full path (invoke.c, thd.c), with the same results and error
+ * codes, because a fast path only *checks* until it is sure the full path would succeed
+ * the same way, and then does exactly what the full path would do.  A check that fails
+ * changes nothing.
  *
- * What each leaves to the full path:
- *  - invoke: a slot that is not an invocation capability, a callee that is not live, has
- *    no entry or no free stack, a caller at its stack quota, an invocation stack that is
- *    full, a thread the callee's scheduler may not run.
- *  - ret: no invocation to return from, a caller or callee that ended meanwhile (the full
- *    path unwinds further or frees the thread), a stack it took with no record of it, a
- *    return address of 0 or outside the user half.
- *  - thd_switch: flags other than BLOCK, EVWAIT or TIMER, an EVWAIT that fails, a thread blocked
- *    by another level, a switch that is not from a thread of the caller's own to another
- *    or to a child subsystem's c^s (the full path's accounting walks the levels), a
- *    pending PEVT, the thread itself, tracing.
+ * What thd_switch leaves to the full path: flags other than BLOCK, EVWAIT or TIMER, an
+ * EVWAIT that fails, a thread blocked by another level, a switch that is not from a thread
+ * of the caller's own to another or to a child subsystem's c^s (the full path's accounting
+ * walks the levels), a pending PEVT, the thread itself, tracing.  invoke's and ret's are
+ * listed in fastpath.S.
  */
 #include "fastpath.h"
 #include "comp.h"
@@ -27,82 +23,52 @@ _Static_assert(HR_SYS_invoke == HR_SYSNO_INVOKE && HR_SYS_ret == HR_SYSNO_RET &&
 		       HR_SYS_thd_switch == HR_SYSNO_THD_SWITCH,
 	       "entry.S tests these numbers");
 
-struct fast_call
-fastpath_invoke(uint64_t slot, uint64_t rip, uint64_t rsp)
-{
-	const struct fast_call full = { -1, 0 };
-	struct thd *t = cur;
-	struct comp *caller = t->comp, *c;
-	const struct cap *cap;
-	struct inv_frame *f;
-	uint64_t free, stk;
-	unsigned idx, ninv = t->ninv;
-
-	if (ninv == THD_INV_MAX || slot - 1 >= HR_CAP_MAX - 1) /* slot 0 is HR_CAP_SELF */
-		return full;
-	/* the frame above the top is no one's yet: filling it in changes nothing */
-	f = &t->inv[ninv];
-	f->rip = rip;
-	f->rsp = rsp;
-	cap = &caller->caps.slot[slot];
-	if (cap->type != CAP_INVOKE)
-		return full;
-	c = &comps[cap->comp];
-	free = c->stk_free;
-	if (c->gen != cap->gen || c->state != COMP_LIVE || !c->entry || !free || !c->sub ||
-	    !schedtree_sees(c->sub, t))
-		return full;
-	if (c->stk_quota && c->stk_held[caller->id] >= c->stk_quota)
-		return full;
-
-	/* decoded: what sys_invoke does */
-	idx = (unsigned) __builtin_ctzll(free);
-	c->stk_free = free & (free - 1);
-	c->stk_held[caller->id]++;
-	stk = c->stk_base + idx * c->stk_stride;
-	f->comp = caller;
-	f->gen = t->comp_gen;
-	f->stk = (int32_t) idx;
-	f->fs = t->fs;
-	t->ninv = (uint8_t) (ninv + 1);
-	t->regs.rip = c->entry;
-	t->regs.rsp = stk + c->stk_stride;
-	t->regs.rax = t->id;
-	t->fs = stk + c->stk_tcb;
-	t->comp = c;
-	t->comp_gen = c->gen;
-	hw_set_space(c->pgtbl, t->fs);
-	thd_fpu_settle(t);
-	return (struct fast_call){ caller->id, cap->badge };
-}
-
-struct fast_ret
-fastpath_ret(void)
-{
-	const struct fast_ret full = { 0, 0 };
-	struct thd *t = cur;
-	struct comp *callee = t->comp, *caller;
-	const struct inv_frame *f;
-
-	if (!t->ninv)
-		return full;
-	f = &t->inv[t->ninv - 1];
-	caller = f->comp;
-	if (caller->gen != f->gen || caller->state != COMP_LIVE || callee->gen != t->comp_gen)
-		return full;
-	if (f->stk < 0 || !f->rip || f->rip >= HR_VA_USER_END)
-		return full;
-
-	/* decoded: thd_unwind, with nothing for thd_prepare to pop */
-	comp_stack_give(callee, f->stk, caller);
-	t->ninv--;
-	t->comp = caller;
-	t->comp_gen = f->gen;
-	t->fs = f->fs;
-	hw_set_space(caller->pgtbl, t->fs);
-	thd_fpu_settle(t);
-	return (struct fast_ret){ f->rip, f->rsp };
-}
+/* fastpath.S reads the structures through fastpath.h's offsets, each field with the size
+ * it has here (an array: all of it) */
+#define FP_AT(type, field, off, size)                                        \
+	_Static_assert(offsetof(struct type, field) == (off) &&              \
+			       sizeof(((struct type *) 0)->field) == (size), \
+		       #type "." #field ": fastpath.h")
+FP_AT(thd, fs, T_FS, 8);
+FP_AT(thd, id, T_ID, 2);
+FP_AT(thd, depth, T_DEPTH, 1);
+FP_AT(thd, ninv, T_NINV, 1);
+FP_AT(thd, comp, T_COMP, 8);
+FP_AT(thd, comp_gen, T_COMP_GEN, 4);
+FP_AT(thd, chain, T_CHAIN, 8 * (HR_DEPTH_MAX + 1));
+FP_AT(thd, inv, T_INV, IV_SIZE *FP_INV_MAX);
+FP_AT(inv_frame, comp, IV_COMP, 8);
+FP_AT(inv_frame, gen, IV_GEN, 4);
+FP_AT(inv_frame, stk, IV_STK, 4);
+FP_AT(inv_frame, rip, IV_RIP, 8);
+FP_AT(inv_frame, rsp, IV_RSP, 8);
+FP_AT(inv_frame, fs, IV_FS, 8);
+FP_AT(comp, id, C_ID, 2);
+FP_AT(comp, state, C_STATE, 1);
+FP_AT(comp, is_sched, C_IS_SCHED, 1);
+FP_AT(comp, gen, C_GEN, 4);
+FP_AT(comp, pgtbl, C_PGTBL, 8);
+FP_AT(comp, sub, C_SUB, 8);
+FP_AT(comp, caps, C_CAPS, CP_SIZE *HR_CAP_MAX);
+FP_AT(comp, entry, C_ENTRY, 8);
+FP_AT(comp, stk_sp0, C_STK_SP0, 8);
+FP_AT(comp, stk_stride, C_STK_STRIDE, 8);
+FP_AT(comp, stk_fs0, C_STK_FS0, 8);
+FP_AT(comp, stk_free, C_STK_FREE, 8);
+FP_AT(comp, stk_quota, C_STK_QUOTA, 1);
+FP_AT(comp, stk_held, C_STK_HELD, HR_COMP_MAX);
+FP_AT(comp, depth, C_DEPTH, 1);
+FP_AT(cap, type, CP_TYPE, 1);
+FP_AT(cap, comp, CP_COMP, 2);
+FP_AT(cap, gen, CP_GEN, 4);
+FP_AT(cap, badge, CP_BADGE, 8);
+#undef FP_AT
+_Static_assert(sizeof(struct inv_frame) == IV_SIZE && sizeof(struct comp) == C_SIZE &&
+		       sizeof(struct cap) == CP_SIZE,
+	       "fastpath.S indexes inv[], comps[] and caps.slot[] by these sizes: fastpath.h");
+_Static_assert(FP_INV_MAX == THD_INV_MAX && FP_CAP_INVOKE == CAP_INVOKE &&
+		       HR_CS_LIVE == COMP_LIVE && COMP_STACKS_MAX <= 64,
+	       "fastpath.S: the values it tests (a stack is a bit of one word)");
 
 long
 fastpath_switch(uint64_t tid, uint64_t flags, uint64_t tsc)

@@ -1,32 +1,70 @@
 /*
- * fastpath.h - short paths for the three hottest system calls (fastpath.c), entered from
- * the system-call entry (kernel/arch/x86_64/entry.S) before the full dispatch.
+ * fastpath.h - short paths for the three hottest system calls, entered from the system-call
+ * entry (kernel/arch/x86_64/entry.S) before the full dispatch: invoke and ret in assembly
+ * (kernel/arch/x86_64/fastpath.S, on the layout below), thd_switch in C (fastpath.c).
  *
- * Each returns whether it did the call; if not, nothing changed and the entry runs the
- * full path (syscall_dispatch) on the same registers.  invoke and ret are entered
- * without saving the thread's registers (the thread keeps running, in another
- * component); thd_switch after saving them, as every call that switches threads.
+ * Each either does the call or leaves everything as it was, and the entry runs the full
+ * path (syscall_dispatch) on the same registers.  invoke and ret are done without saving
+ * the thread's registers (the thread keeps running, in another component); thd_switch
+ * after saving them, as every call that switches threads.
  */
 #ifndef KERNEL_FASTPATH_H
 #define KERNEL_FASTPATH_H
 
+/*
+ * What fastpath.S reads of the C structures: offsets into struct thd (T_), struct inv_frame
+ * (IV_), struct comp (C_) and struct cap (CP_), and the values it tests.  fastpath.c checks
+ * each against the C layout at compile time, so a field that moves breaks the build there,
+ * by name, instead of the fast path.
+ */
+#define T_FS	   688
+#define T_ID	   696
+#define T_DEPTH	   705
+#define T_NINV	   707
+#define T_COMP	   712
+#define T_COMP_GEN 720
+#define T_CHAIN	   744
+#define T_INV	   880
+
+#define IV_COMP 0
+#define IV_GEN	8
+#define IV_STK	12
+#define IV_RIP	16
+#define IV_RSP	24
+#define IV_FS	32
+#define IV_SIZE 40
+
+#define C_ID	     0
+#define C_STATE	     2
+#define C_IS_SCHED   3
+#define C_GEN	     4
+#define C_PGTBL	     16
+#define C_SUB	     32
+#define C_CAPS	     40
+#define C_ENTRY	     2384
+#define C_STK_SP0    2392
+#define C_STK_STRIDE 2400
+#define C_STK_FS0    2408
+#define C_STK_FREE   2416
+#define C_STK_QUOTA  2432
+#define C_STK_HELD   2433
+#define C_DEPTH	     2632
+#define C_SIZE	     2736
+
+#define CP_TYPE	 0
+#define CP_COMP	 2
+#define CP_GEN	 4
+#define CP_BADGE 8
+#define CP_SIZE	 16
+
+#define FP_INV_MAX    32 /* THD_INV_MAX */
+#define FP_CAP_INVOKE 2	 /* CAP_INVOKE */
+
+#ifndef __ASSEMBLER__
 #include "kernel.h"
-
-/* Done: caller >= 0; the callee gets the caller's a0..a3, then badge and caller, and starts
- * at cur's frame rip/rsp with rax from it.  caller < 0: the full path. */
-struct fast_call {
-	int64_t caller;
-	uint64_t badge;
-};
-struct fast_call fastpath_invoke(uint64_t slot, uint64_t rip, uint64_t rsp);
-
-/* Done: rip != 0, where the caller resumes with stack rsp.  rip == 0: the full path. */
-struct fast_ret {
-	uint64_t rip, rsp;
-};
-struct fast_ret fastpath_ret(void);
 
 /* 1: cur is now tid (its frame is the one to restore); 0: the full path. */
 long fastpath_switch(uint64_t tid, uint64_t flags, uint64_t tsc);
+#endif
 
 #endif

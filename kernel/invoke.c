@@ -6,8 +6,13 @@
  * starts the callee's registered entry with the arguments, the capability's badge and the
  * caller's component id.  ret pops the frame.  Both are O(1) and allocate nothing.
  *
- * Arguments into the callee (hw_frame_call): a0..a3, the badge, the caller's id; its rax is
- * the thread's own id (a migrated thread lands on a stack it did not set up).
+ * The callee starts as if called with (a1, a2, a3, badge, caller id, a0) in the argument
+ * registers (hw_frame_call): the C call of an exported function (rm/export.h) but for the
+ * operation a0, which the runtime's entry stub dispatches on, and in the order that lets the
+ * fast path (arch/x86_64/fastpath.S) move each argument once.  Its rax is the thread's own id
+ * (a migrated thread lands on a stack it did not set up), and its flags are the ones a
+ * thread starts with, not the caller's: a caller's DF or TF must not reach code that assumes
+ * neither.
  */
 #include "comp.h"
 #include "thd.h"
@@ -18,7 +23,7 @@ static long
 invoke_decode(struct thd *t, uint64_t slot, struct comp **out, uint64_t *badge)
 {
 	const struct cap *cap = cap_lookup(&t->comp->caps, slot, CAP_INVOKE);
-	struct comp *c, *sub;
+	struct comp *c;
 
 	if (!cap)
 		return refuse(HR_ECAP, "slot %lu holds no invocation capability", slot);
@@ -35,8 +40,7 @@ invoke_decode(struct thd *t, uint64_t slot, struct comp **out, uint64_t *badge)
 		return HR_EBUSY;
 	if (c->stk_quota && c->stk_held[t->comp->id] >= c->stk_quota)
 		return HR_EBUSY; /* this caller holds its share of the callee's stacks */
-	sub = c->sub;
-	if (!sub || !schedtree_sees(sub, t))
+	if (!schedtree_sees(c->sub, t))
 		return refuse(HR_EPERM, "thread %u may not run in component %u", t->id, c->id);
 	*out = c;
 	*badge = cap->badge;
@@ -51,7 +55,7 @@ sys_invoke(struct thd *t, uint64_t cap, long a0, long a1, long a2, long a3)
 	uint64_t badge;
 	long err = invoke_decode(t, cap, &c, &badge);
 	int idx;
-	uint64_t slot;
+	uint64_t off;
 
 	if (err)
 		return err;
@@ -64,11 +68,12 @@ sys_invoke(struct thd *t, uint64_t cap, long a0, long a1, long a2, long a3)
 						.rip = r->rip,
 						.rsp = r->rsp,
 						.fs = t->fs };
-	slot = c->stk_base + (uint64_t) idx * c->stk_stride;
-	hw_frame_call(r, c->entry, slot + c->stk_stride,
-		      (const uint64_t[6]){ (uint64_t) a0, (uint64_t) a1, (uint64_t) a2,
-					   (uint64_t) a3, badge, caller->id });
-	t->fs = slot + c->stk_tcb;
+	off = (uint64_t) idx * c->stk_stride;
+	hw_frame_call(r, c->entry, c->stk_sp0 + off,
+		      (const uint64_t[6]){ (uint64_t) a1, (uint64_t) a2, (uint64_t) a3, badge,
+					   caller->id, (uint64_t) a0 });
+	r->rflags = HW_USER_RFLAGS;
+	t->fs = c->stk_fs0 + off;
 	t->comp = c;
 	t->comp_gen = c->gen;
 	thd_fpu_settle(t);

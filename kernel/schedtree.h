@@ -18,7 +18,8 @@ long schedtree_make(struct comp *c, struct comp *parent, struct thd *cs);
 void schedtree_unmake(struct comp *c);
 /* Set c->path from its parent's and its own id at c->depth (schedtree_make). */
 void schedtree_path(struct comp *c, const struct comp *parent);
-/* Is t granted to scheduler s?  Inline: the fast paths ask it (fastpath.c). */
+/* Is t granted to scheduler s?  Inline: the fast paths ask it (arch/x86_64/fastpath.S
+ * repeats it in assembly: change both). */
 static inline int
 schedtree_sees(const struct comp *s, const struct thd *t)
 {

@@ -16,8 +16,15 @@ extern char hr_entry_stub[];
 _Static_assert(HR_SYSNO_INVOKE == HR_SYS_invoke && HR_SYSNO_RET == HR_SYS_ret,
 	       "entry.S system call numbers");
 
-static hr_export_fn table[HR_EXPORT_MAX];
+hr_export_fn hr_export_table[HR_EXPORT_MAX];
 static int registered;
+
+long
+hr_export_none(long a1, long a2, long a3, uint64_t badge, uint32_t caller)
+{
+	(void) a1, (void) a2, (void) a3, (void) badge, (void) caller;
+	return HR_ENOSYS;
+}
 
 /* Each invocation stack is [TLS][guard page][stack], the kernel starting a call at its
  * top: a callee that overflows its stack faults on the guard instead of writing over its
@@ -43,6 +50,10 @@ hr_export_stacks(unsigned n, unsigned per_caller)
 		return HR_ENOMEM;
 	for (unsigned i = 0; i < n; i++)
 		tls_setup((void *) (base + i * stride), 0);
+	/* before the entry can be called: it calls every entry of the table */
+	for (unsigned op = 0; op < HR_EXPORT_MAX; op++)
+		if (!hr_export_table[op])
+			hr_export_table[op] = hr_export_none;
 	guard_stacks(base, n, stride, tls, 0);
 	err = hr_comp_entry((long) hr_entry_stub, (long) base, n, (long) stride,
 			    (long) tls_tcb_offset(), per_caller);
@@ -64,14 +75,6 @@ hr_export(unsigned op, hr_export_fn fn)
 		return HR_EINVAL;
 	if (!registered && (err = hr_export_stacks(DEFAULT_STACKS, 0)))
 		return err;
-	table[op] = fn;
+	hr_export_table[op] = fn;
 	return 0;
-}
-
-long
-hr_dispatch(long op, long a1, long a2, long a3, long badge, long caller)
-{
-	if (op < 0 || op >= HR_EXPORT_MAX || !table[op])
-		return HR_ENOSYS;
-	return table[op](a1, a2, a3, (uint64_t) badge, (uint32_t) caller);
 }

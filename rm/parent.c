@@ -302,9 +302,9 @@ pi_op_events(struct child *c)
 }
 
 /*
- * What hr_dispatch calls for each row: the caller must be a child of ours (whatever
- * capability it came through; the badge is not used), then every argument is decoded
- * before the handler runs.
+ * What an invocation of each row calls (export.h): the caller must be a child of ours
+ * (whatever capability it came through; the badge is not used), then every argument is
+ * decoded before the handler runs.
  */
 #define PI_DECL_0()
 #define PI_DECL_1(k1, n1)		  PI_ST_##k1 n1;

@@ -135,8 +135,8 @@ enum hr_sysno {
 #endif
 
 /* The numbers assembly uses: the stubs (rm/entry.S; checked against the table in
- * rm/export.c) and the kernel's fast paths (kernel/arch/x86_64/entry.S; checked in
- * kernel/fastpath.c). */
+ * rm/export.c) and the kernel's fast paths (kernel/arch/x86_64/entry.S and fastpath.S;
+ * checked in kernel/fastpath.c). */
 #define HR_SYSNO_INVOKE	    0x400
 #define HR_SYSNO_RET	    0x401
 #define HR_SYSNO_THD_SWITCH 0x409

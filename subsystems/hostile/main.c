@@ -6,7 +6,8 @@
  *            bytes of the user half, a console flood beside a real-time task, page tables
  *            made and dropped far apart, guard pages, W^X
  *   victim   a passive component "attack" maps code and pages into, or calls into with
- *            an operation that overflows the invocation stack it runs on
+ *            an operation that overflows the invocation stack it runs on (three of them:
+ *            victim, ret-victim and deep-callee)
  *   overflow a subsystem whose task overflows its stack (it must fault on the guard page)
  *   execdata a subsystem that jumps into its own data (it must fault: W^X)
  * and "busy" / "late": siblings of which one sleeps a tick at a time while the other ends;
@@ -159,7 +160,7 @@ HR_TASK(rt_ticker);
 
 /* ---- memory: page tables, guard pages, W^X, the last page ------------------------------ */
 
-static volatile int victim_faulted;
+static volatile int victim_faulted, ret_victim_faulted;
 
 static void
 churn(long slot, uint64_t page)
@@ -221,6 +222,37 @@ last_bytes(long slot, uint64_t page)
 		  victim_faulted ? "faulted" : "did not fault");
 }
 
+/* The same through an invocation: a thread of the second victim invokes its own component
+ * from the last bytes of the user half, and the callee returns.  The return (ret's fast
+ * path declines it) must fault the caller there, not the kernel. */
+#define RET_VICTIM_CAP 127 /* a slot of the victim's table none of its own code fills */
+static void
+last_bytes_ret(long slot, uint64_t page)
+{
+	static const uint8_t invoke[] = { 0xb8, 0x00, 0x04, 0x00, 0x00, /* mov $0x400, %eax */
+					  0x0f, 0x05 };			/* syscall */
+	uint8_t *code = (uint8_t *) page;
+	long tid, r;
+
+	_Static_assert(HR_SYSNO_INVOKE == 0x400, "the code below invokes");
+	memset(code, 0xcc, HR_PAGE_SIZE);
+	memcpy(code + HR_PAGE_SIZE - sizeof(invoke), invoke, sizeof(invoke));
+	/* room for the page, and the page tables so far away (a pair per 64 pages of bound) */
+	hr_mem_bound(slot, hr_mem_info(slot, HR_MI_BOUND, 0) + 1 + 128);
+	r = hr_mem_alias((long) page, slot, LAST_PAGE, HR_MEM_READ | HR_MEM_EXEC);
+	if (!r)
+		r = hr_cap_invoke(slot, RET_VICTIM_CAP, slot, 0);
+	/* rdi = the capability; op (rsi) 0, which the callee does not export: it returns */
+	tid = r ? r
+		: hr_thd_create(slot, LAST_PAGE + HR_PAGE_SIZE - (long) sizeof(invoke), 0,
+				RET_VICTIM_CAP, 0);
+	if (tid > 0)
+		r = hr_thd_switch(tid, 0, 0);
+	hr_report("ret_to_the_last_bytes_faults_the_caller", tid > 0 && !r && ret_victim_faulted,
+		  "alias/cap/create %ld, switch %ld, victim %s", tid, r,
+		  ret_victim_faulted ? "faulted" : "did not fault");
+}
+
 /* A writev whose second vector the kernel cannot read (it lies on a guard page) after the
  * first was written: the call returns what it wrote, which stays said, not -EFAULT (the
  * caller would write it again). */
@@ -278,6 +310,7 @@ memory(void *arg)
 			!hr_mem_protect(HR_CAP_SELF, (long) data, HR_MEM_READ | HR_MEM_WRITE),
 		"a guard page was readable");
 	last_bytes(slot, page);
+	last_bytes_ret(subsys_child_slot("ret-victim"), pages_alloc(1));
 	writev_partial();
 }
 HR_TASK(memory);
@@ -368,6 +401,12 @@ invoke_overflow(void *arg)
 	long cap = subsys_cap_to("deep-callee"), r;
 
 	(void) arg;
+	/* first, once it serves: the capability through which we made it names the same
+	 * component, but is no invocation capability */
+	while (cap >= 0 && hr_invoke(cap, OP_RECURSE, 0, 0, 0) == HR_ENOSYS)
+		sleep_ticks(1);
+	r = hr_invoke(subsys_child_slot("deep-callee"), OP_RECURSE, 0, 0, 0);
+	hr_report_eq("invoke_through_a_component_capability_refused", r, HR_ECAP);
 	r = cap < 0 ? cap : hr_invoke(cap, OP_RECURSE, 34, 0, 0);
 	hr_report("invocation_stack_overflow_faults_the_callee", r == HR_EFAULTED,
 		  "invoke returned %ld (%s)", r, hr_strerror(r));
@@ -381,6 +420,8 @@ hr_child_ended(const char *name, int faulted, long status)
 {
 	if (!strcmp(name, "victim"))
 		victim_faulted = faulted;
+	else if (!strcmp(name, "ret-victim"))
+		ret_victim_faulted = faulted;
 	else if (!strcmp(name, "deep-callee"))
 		return; /* invoke_overflow reports it */
 	else if (!strcmp(name, "overflow"))

@@ -41,6 +41,10 @@
 #define HW_RFLAGS_USER	0x254fd7
 #define HW_RFLAGS_FORCE 0x202
 
+/* the FS base MSR, and the PCID bits of CR3 (HW_PCIDS - 1) */
+#define MSR_FS_BASE 0xc0000100
+#define PCID_MASK   0xfff
+
 /* first address past the user half (HR_VA_USER_END): never returned to */
 #define USER_END 0x0000800000000000
 

@@ -26,6 +26,18 @@ struct gate {
 } __attribute__((packed));
 
 _Static_assert(USER_END == HR_VA_USER_END, "entry.S's bound of the user half");
+/* entry.S and fastpath.S see struct regs, CR3 and the FS base through asm.h */
+_Static_assert(offsetof(struct regs, r15) == R_R15 && offsetof(struct regs, rcx) == R_RCX &&
+		       offsetof(struct regs, rax) == R_RAX &&
+		       offsetof(struct regs, vector) == R_VECTOR &&
+		       offsetof(struct regs, err) == R_ERR && offsetof(struct regs, rip) == R_RIP &&
+		       offsetof(struct regs, cs) == R_CS &&
+		       offsetof(struct regs, rflags) == R_RFLAGS &&
+		       offsetof(struct regs, rsp) == R_RSP && offsetof(struct regs, ss) == R_SS &&
+		       sizeof(struct regs) == R_SIZE,
+	       "asm.h's R_* offsets of struct regs");
+_Static_assert(PCID_MASK == HW_PCIDS - 1 && HW_RFLAGS_FORCE == HW_USER_RFLAGS,
+	       "asm.h's PCID bits and first flags");
 
 static struct tss tss;
 static uint64_t gdt[7];

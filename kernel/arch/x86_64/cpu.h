@@ -7,11 +7,10 @@
 
 #include <stdint.h>
 
-#define MSR_EFER    0xc0000080u
-#define MSR_STAR    0xc0000081u
-#define MSR_LSTAR   0xc0000082u
-#define MSR_SFMASK  0xc0000084u
-#define MSR_FS_BASE 0xc0000100u
+#define MSR_EFER   0xc0000080u
+#define MSR_STAR   0xc0000081u
+#define MSR_LSTAR  0xc0000082u
+#define MSR_SFMASK 0xc0000084u
 
 static inline void
 outb(uint16_t port, uint8_t v)

@@ -54,59 +54,18 @@
 
 /* ---- syscall ------------------------------------------------------------------------- */
 /*
- * invoke and ret try their fast path (kernel/fastpath.c) first, before any register is
- * saved: the thread goes on running, in another component, so nothing of it needs to be
- * in its frame.  What the C code may clobber is kept on the kernel stack, both to hand on
- * (the arguments into the callee; the callee's registers back to the caller, as the full
- * path does) and to take the full path unchanged if the fast one declines.
- * The kernel stack then holds, from kstack_top down: rcx (user rip), r11 (user rflags),
- * rdi, rsi, rdx, r10, r8, r9.
+ * invoke and ret try their fast path (fastpath.S) first, before any register is saved:
+ * the thread goes on running, in another component, so nothing of it needs to be in its
+ * frame.  A fast path that declines puts back the registers the user left and comes back
+ * to syscall_full.
  */
-#define KS_R11 (kstack_top - 16)
-#define KS_RSI (kstack_top - 32)
-#define KS_RDX (kstack_top - 40)
-#define KS_R10 (kstack_top - 48)
-#define KS_R8  (kstack_top - 56)
-
-.macro FAST_SAVE
-	mov	%rsp, user_rsp_scratch(%rip)
-	lea	kstack_top(%rip), %rsp
-	push	%rcx
-	push	%r11
-	push	%rdi
-	push	%rsi
-	push	%rdx
-	push	%r10
-	push	%r8
-	push	%r9
-.endm
-
-/* The six argument registers back from FAST_SAVE's copies. */
-.macro FAST_ARGS
-	pop	%r9
-	pop	%r8
-	pop	%r10
-	pop	%rdx
-	pop	%rsi
-	pop	%rdi
-.endm
-
-/* The fast path declined: the registers as the user left them, and the full path. */
-.macro FAST_DECLINE sysno
-	FAST_ARGS
-	pop	%r11
-	pop	%rcx
-	mov	user_rsp_scratch(%rip), %rsp
-	mov	$\sysno, %eax
-	jmp	syscall_full
-.endm
-
 	.globl syscall_entry
 syscall_entry:
 	cmp	$HR_SYSNO_INVOKE, %eax
 	je	fast_invoke
 	cmp	$HR_SYSNO_RET, %eax
 	je	fast_ret
+	.globl syscall_full
 syscall_full:
 	mov	%rsp, user_rsp_scratch(%rip)
 	mov	cur_frame_end(%rip), %rsp
@@ -157,48 +116,6 @@ bad_return:
 	lea	kstack_top(%rip), %rsp
 	call	trap_bad_return
 	jmp	ret_to_user
-
-/* invoke: cap=rdi a0=rsi a1=rdx a2=r10 a3=r8 */
-fast_invoke:
-	FAST_SAVE
-	mov	%rcx, %rsi                        /* the caller's rip and rsp, for its frame */
-	mov	user_rsp_scratch(%rip), %rdx
-	call	fastpath_invoke                   /* rax = caller id or -1, rdx = badge */
-	test	%rax, %rax
-	js	1f
-	/* into the callee at the frame's rip/rsp, rax = thread id, rdi rsi rdx r10 = a0..a3,
-	 * r8 = badge, r9 = caller id, the caller's rflags */
-	mov	%rax, %r9
-	mov	%rdx, %r8
-	mov	KS_RSI(%rip), %rdi
-	mov	KS_RDX(%rip), %rsi
-	mov	KS_R10(%rip), %rdx
-	mov	KS_R8(%rip), %r10
-	mov	KS_R11(%rip), %r11
-	and	$HW_RFLAGS_USER, %r11
-	or	$HW_RFLAGS_FORCE, %r11
-	mov	cur_frame(%rip), %rax
-	mov	R_RIP(%rax), %rcx
-	mov	R_RSP(%rax), %rsp
-	mov	R_RAX(%rax), %rax
-	sysretq
-1:	FAST_DECLINE HR_SYSNO_INVOKE
-
-/* ret: value=rdi */
-fast_ret:
-	FAST_SAVE
-	call	fastpath_ret                      /* rax = rip (0: declined), rdx = rsp */
-	test	%rax, %rax
-	jz	1f
-	/* back in the caller with the callee's registers but rax = value (as the full path) */
-	mov	%rax, %rcx
-	mov	%rdx, user_rsp_scratch(%rip)
-	FAST_ARGS
-	mov	%rdi, %rax
-	mov	$HW_RFLAGS_FORCE, %r11d           /* thd_unwind's rflags, as ret_to_user leaves them */
-	mov	user_rsp_scratch(%rip), %rsp
-	sysretq
-1:	FAST_DECLINE HR_SYSNO_RET
 
 /* thd_switch, its frame saved as a switch needs: thd=rdi flags=rsi tsc=rdx are still the user's */
 fast_switch:

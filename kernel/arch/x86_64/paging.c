@@ -122,7 +122,6 @@ pt_kernel_init(uint64_t max_pa)
 #define CR4_PGE	    (1ull << 7)
 #define CR4_PCIDE   (1ull << 17)
 #define CR3_NOFLUSH (1ull << 63)
-#define PCID_MASK   0xfffull
 #define PCIDS	    HW_PCIDS /* 1..4095 tag components' tables; 0 is kernel_pml4's */
 _Static_assert(HR_COMP_MAX < PCIDS, "every component's table has a PCID of its own");
 
@@ -276,7 +275,7 @@ index_at(uint64_t va, int level)
 static uint64_t *
 top_of(uint64_t pgtbl)
 {
-	return hw_phys_to_virt(pgtbl & ~PCID_MASK);
+	return hw_phys_to_virt(pgtbl & ~(uint64_t) PCID_MASK);
 }
 
 unsigned
