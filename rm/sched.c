@@ -244,24 +244,19 @@ parent_event(uint32_t type, uint32_t tid)
 static uint64_t armed = UINT64_MAX - 1;
 
 /*
- * Our timer: the kernel wakes us then, whatever our depth (no ancestor involved).  The
- * policy's answer is taken before events_due, which wakes the children of sleepers that
- * are due: they run on a later turn, when we have published their priorities.  Inlined
- * into the loop: it comes on every turn.  Idle, a time still ahead is armed as it is: the
- * min_gap of schedcore_arm_time keeps what we dispatch from being cut off before it can
- * run, and with nothing dispatched it would only make a sleeper due just after this turn
- * (say, behind the slice end of a thread that has just gone to sleep) wait for min_gap.
+ * Our timer: the kernel wakes us then, whatever our depth (no ancestor involved), at the
+ * time schedcore_timer says.  The policy's answer is taken before events_due, which wakes
+ * the children of sleepers that are due: they run on a later turn, when we have published
+ * their priorities.  Inlined into the loop: it comes on every turn.
  */
 static inline __attribute__((always_inline)) uint64_t
 timer_want(uint64_t now, int idle)
 {
-	uint64_t t = schedcore_next_wakeup(&core, now, layer_next), clock;
-	uint64_t due = events_due(now);
+	uint64_t extra = layer_next, due = events_due(now);
 
 	if (due)
-		t = pol_time_min(t, due);
-	clock = hr_tsc();
-	return idle && t > clock ? t : schedcore_arm_time(&core, t, clock);
+		extra = pol_time_min(extra, due);
+	return schedcore_timer(&core, now, extra, hr_tsc(), idle);
 }
 
 /* The kernel's value for timer t (timer_next, thd_switch's HR_SW_TIMER). */

@@ -179,17 +179,22 @@ int32_t schedcore_choose(struct schedcore *c, struct hr_sched_region *r, uint64_
  */
 uint64_t schedcore_holds(struct schedcore *c);
 /*
- * The earliest time we must look again: the policy's next decision, an idle child's
- * budget (schedcore_choose), a sleeper, or `extra` (the loop's own: its layer's next turn;
- * UINT64_MAX for none).  UINT64_MAX: never.  Inline: every turn arms our timer.
+ * The earliest time we must decide again: the policy's next decision, an idle child's
+ * budget (schedcore_choose), or `extra` (the loop's own: its layer's next turn; UINT64_MAX
+ * for none).  UINT64_MAX: never.  Inline: every turn arms our timer.
  */
 static inline uint64_t
-schedcore_next_wakeup(struct schedcore *c, uint64_t now, uint64_t extra)
+schedcore_next_decision(struct schedcore *c, uint64_t now, uint64_t extra)
 {
 	uint64_t t = pol_time_min(c->pol->next_event(c->state, now), c->idle_watch);
 
-	t = pol_time_min(t, extra);
-	return pol_time_min(t, c->sleep_next);
+	return pol_time_min(t, extra);
+}
+/* The earliest time we must look again: the next decision or a sleeper. */
+static inline uint64_t
+schedcore_next_wakeup(struct schedcore *c, uint64_t now, uint64_t extra)
+{
+	return pol_time_min(schedcore_next_decision(c, now, extra), c->sleep_next);
 }
 /*
  * The time to arm our timer at, for wake-up t, the timer being set at clock.  A time closer
@@ -203,6 +208,24 @@ schedcore_arm_time(const struct schedcore *c, uint64_t t, uint64_t clock)
 	uint64_t soonest = pol_time_add(clock, c->min_gap);
 
 	return t < soonest ? soonest : t;
+}
+/*
+ * The time to arm our timer at, set at clock after the turn at now (idle: it dispatched
+ * nothing), extra being the caller's own next wake-up.  Only the decisions are put off to
+ * min_gap (schedcore_arm_time's reason: what we dispatched must not be cut off turn after
+ * turn), and not when idle and ahead, with nothing to cut off.  A sleeper's wake-up is
+ * armed as it is: cutting what runs short to wake a thread that is due is the point, and
+ * a sleeper wakes once.  Put off, a sleeper due just after a turn waited for min_gap, 1/20
+ * of a tick (49508 instructions behind the slice end of a thread that had just slept).
+ */
+static inline uint64_t
+schedcore_timer(struct schedcore *c, uint64_t now, uint64_t extra, uint64_t clock, int idle)
+{
+	uint64_t t = schedcore_next_decision(c, now, extra);
+
+	if (!idle || t <= clock)
+		t = schedcore_arm_time(c, t, clock);
+	return pol_time_min(t, c->sleep_next);
 }
 /* schedcore_dispatch's case of a child that was running when our activation preempted
  * thread p in it. */

@@ -139,7 +139,7 @@ turn(struct fake *f, uint64_t *at)
 	schedcore_timers(&f->c, f->now);
 	id = schedcore_choose(&f->c, &f->r, f->now);
 	check_published(f);
-	*at = schedcore_arm_time(&f->c, schedcore_next_wakeup(&f->c, f->now, UINT64_MAX), f->now);
+	*at = schedcore_timer(&f->c, f->now, UINT64_MAX, f->now, id == POL_IDLE);
 	tid = schedcore_dispatch(&f->c, &f->r, id, 0);
 	CHECK(id == POL_IDLE ? tid == 0 : tid == f->t[id].tid);
 	f->turns++;

@@ -327,6 +327,28 @@ TEST(schedcore_next_wakeup_is_the_earliest_sleeper_as_they_come_and_go)
 
 /* A best-effort entity's published priority is worked out again only when it changes
  * (fresh): after a block, a wake or new parameters, never stale. */
+/* Only decisions are put off to min_gap, and not when nothing runs; a sleeper is woken at
+ * its time even just after a turn that dispatched something. */
+TEST(schedcore_timer_puts_off_decisions_not_sleepers)
+{
+	long b;
+
+	fake_init(&f, "fprr", 5);
+	b = schedcore_add(&f.c, &f.r, ENT_THREAD, 21, &best_effort, 0, 0);
+	CHECK(b >= 0); /* alone on its level, best effort: the policy has nothing to decide */
+	CHECK_EQ(schedcore_choose(&f.c, &f.r, 1000), b); /* and the idle watch is unset */
+	/* a decision of our own, closer than min_gap: put off, unless we dispatched nothing */
+	CHECK_EQ(schedcore_timer(&f.c, 1000, 1000 + MIN_GAP / 4, 1000, 0), 1000 + MIN_GAP);
+	CHECK_EQ(schedcore_timer(&f.c, 1000, 1000 + MIN_GAP / 4, 1000, 1), 1000 + MIN_GAP / 4);
+	/* already passed: at once would be a turn after turn, idle or not */
+	CHECK_EQ(schedcore_timer(&f.c, 1000, 900, 1000, 1), 1000 + MIN_GAP);
+	/* a sleeper: at its time, whatever runs */
+	schedcore_block(&f.c, b, 1000 + MIN_GAP / 2, 1000);
+	CHECK_EQ(schedcore_timer(&f.c, 1000, UINT64_MAX, 1000, 0), 1000 + MIN_GAP / 2);
+	CHECK_EQ(schedcore_timer(&f.c, 1000, 1000 + MIN_GAP / 4, 1000, 0), 1000 + MIN_GAP / 2);
+	fake_free(&f);
+}
+
 TEST(schedcore_best_effort_priority_follows_block_wake_and_new_params)
 {
 	long a, k;

@@ -385,8 +385,11 @@ flood(void *arg)
 	await_cards();
 	for (end = hr_tsc() + FLOOD_TICKS * hr_tick_tsc(); hr_tsc() < end && r >= 0;) {
 		r = send_udp(card0, SERVER_IP, FLOOD_PORT, SINK_PORT, "flood", 5);
+		/* over our bandwidth, or our ring full of frames that wait for it: until then */
+		if (r == HR_ERATE || r == HR_EBUSY)
+			sched_sleep(h->tx_retry_at), r = r == HR_EBUSY ? hr_net_tx() : 0;
 		if (r == HR_ERATE)
-			sched_sleep(h->tx_retry_at), r = 0;
+			r = 0;
 		sent += r;
 	}
 	hr_report("net_flood_sent", r >= 0 && sent > 10000, "%ld frames in %d ticks (%s)", sent,
