@@ -7,12 +7,13 @@
  *
  * Accounting.  Every level i of the running thread's chain has an open slot, the one its
  * scheduler charges: the thread itself at its owner's level, else the c^s of the child
- * subsystem on its path (the HiRES rule: a parent sees a child as one thread).  schedtree_acct.since[i]
- * is when level i's slot was opened.  A switch closes and opens only the levels at which
- * the outgoing and incoming threads are charged differently, so a switch inside one
- * subsystem touches one level whatever its depth.  A parent reads its children's totals
- * only when it runs, by which time their slots have been closed.  Time the kernel spends on
- * a subsystem's frames is charged to that subsystem instead (schedtree_charge).
+ * subsystem on its path (the HiRES rule: a parent sees a child as one thread).
+ * schedtree_acct.since[i] (schedtree.h) is when level i's slot was opened.  A switch
+ * closes and opens only the levels at which the outgoing and incoming threads are charged
+ * differently, so a switch inside one subsystem touches one level whatever its depth.  A
+ * parent reads its children's totals only when it runs, by which time their slots have
+ * been closed.  Time the kernel spends on a subsystem's frames is charged to that
+ * subsystem instead (schedtree_charge).
  */
 #include "schedtree.h"
 #include "syscall.h"
@@ -450,8 +451,9 @@ woke_later(struct comp *p, int look)
 }
 
 /*
- * s has something to do (its timer is due, a frame arrived).  Its event thread runs at once if the published priorities say it
- * outranks what runs now, whatever its depth: no scheduler in between is involved.  Its
+ * s has something to do (its timer is due, a frame arrived).  Its event thread runs at
+ * once if the published priorities say it outranks what runs now, whatever its depth: no
+ * scheduler in between is involved.  Its
  * parent is told either way (HR_KEV_WAKE), quietly if s got the CPU, and otherwise woken
  * too, so that someone who may run s decides about it now.
  */

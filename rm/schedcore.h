@@ -106,8 +106,9 @@ schedcore_find(const struct schedcore *c, uint32_t tid)
 /*
  * From entity id's own thread (or any thread but the event thread): ask the event thread
  * for req with arg, taken on its next turn (schedcore_requests).  0, or HR_ENOENT (id is
- * not in use: nothing asked).  The request is written before the entity's bit of `asked`, so a turn that sees the
- * bit sees the request; one that does not sees it on the turn the asker then switches to.
+ * not in use: nothing asked).  The request is written before the entity's bit of
+ * `asked`, so a turn that sees the bit sees the request; one that does not sees it on the
+ * turn the asker then switches to.
  * Inline: on the asker's way to the event thread.
  */
 static inline long
