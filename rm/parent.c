@@ -125,6 +125,21 @@ pi_get_name16(const long *a, unsigned *i, struct pi_name *v)
 PI_OPS(PI_CLIENT)
 #undef PI_CLIENT
 
+long
+pi_connect_serving(const char *name, unsigned echo_op)
+{
+	long cap = HR_ENOENT;
+
+	for (int i = 0; i < 1000; i++) {
+		if (cap < 0)
+			cap = pi_connect(name);
+		if (cap >= 0 && hr_invoke(cap, echo_op, 7, 0, 0) == 7)
+			return cap;
+		pi_yield();
+	}
+	return cap < 0 ? cap : HR_ENOENT;
+}
+
 /* Create, bind and delete go through delegate.c: our own supply follows our CPU
  * reservation (delegate_own_bind). */
 long

@@ -55,6 +55,11 @@ _Static_assert(sizeof(struct hr_pcb) == 4096, "one page");
 PI_OPS(PI_CLIENT)
 #undef PI_CLIENT
 
+/* pi_connect to sibling `name`, then yield (pi_yield) until it serves: until its operation
+ * echo_op, invoked with 7, returns 7.  The capability; pi_connect's error, or HR_ENOENT,
+ * if that does not happen in 1000 tries.  For programs whose components start together. */
+long pi_connect_serving(const char *name, unsigned echo_op);
+
 /* Reservations and memory from our parent (the HiRES paper's Tables I and II, child side),
  * where a call needs more than its stub.  hr_res_* return what the parent's reservation manager answers (delegate.h: a CPU
  * reservation is what our parent's scheduler serves us with, one at a time; our own

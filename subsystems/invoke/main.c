@@ -21,22 +21,6 @@ enum { OP_FS = 9 }; /* b: the FS base it runs with, read through musl's self poi
 
 static long peer; /* capability to the next server of the chain */
 
-/* Connect to a sibling, waiting (yielding) until it has registered its entry. */
-static long
-connect_ready(const char *name)
-{
-	long cap = HR_ENOENT;
-
-	for (int i = 0; i < 1000; i++) {
-		if (cap < 0)
-			cap = pi_connect(name);
-		if (cap >= 0 && hr_invoke(cap, OP_ECHO, 7, 0, 0) == 7)
-			return cap;
-		pi_yield();
-	}
-	return cap < 0 ? cap : HR_ENOENT;
-}
-
 /* b: the chain's first hop.  Its answer encodes who called whom. */
 static long
 b_nest(long a1, long a2, long a3, uint64_t badge, uint32_t caller)
@@ -129,13 +113,13 @@ serve(const char *role)
 	/* echo first (peers wait for it), the chain once our own peer is connected */
 	hr_export(OP_ECHO, echo);
 	if (!strcmp(role, "b")) {
-		peer = connect_ready("inv-c");
+		peer = pi_connect_serving("inv-c", OP_ECHO);
 		hr_export(OP_INNER, b_inner);
 		hr_export(OP_NEST, b_nest);
 		hr_export(OP_BACK, b_back);
 		hr_export(OP_FS, fs_base);
 	} else if (!strcmp(role, "c")) {
-		peer = connect_ready("inv-b");
+		peer = pi_connect_serving("inv-b", OP_ECHO);
 		hr_export(OP_NEST, c_nest);
 		hr_export(OP_TWICE, c_twice);
 		hr_export(OP_AGAIN, c_again);
@@ -182,7 +166,7 @@ test_bad_caps(long b)
 static void
 test_stack_share(long b)
 {
-	long c = connect_ready("inv-c");
+	long c = pi_connect_serving("inv-c", OP_ECHO);
 
 	hr_report_eq("invoke_caller_beyond_its_stack_share_refused",
 		     c < 0 ? c : hr_invoke(c, OP_TWICE, 0, 0, 0), HR_EBUSY);
@@ -196,7 +180,7 @@ static void
 test_fault(const char *server, int op, const char *name, long b)
 {
 	char n[64];
-	long f = connect_ready(server), r, again;
+	long f = pi_connect_serving(server, OP_ECHO), r, again;
 
 	r = f < 0 ? f : hr_invoke(f, op, 8, 0, 0);
 	hr_report(name, r == HR_EFAULTED, "got %ld (%s)", r, hr_strerror(r));
@@ -234,7 +218,7 @@ test_fs_isolated(long b)
 static int
 client(void)
 {
-	long b = connect_ready("inv-b");
+	long b = pi_connect_serving("inv-b", OP_ECHO);
 
 	if (!hr_report("invoke_connect_to_sibling", b >= 0, "%s", hr_strerror(b)))
 		return 1;

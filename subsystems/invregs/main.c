@@ -114,22 +114,6 @@ serve(const char *role)
 	hr_serve();
 }
 
-/* Connect to a sibling, waiting (yielding) until it has registered its entry. */
-static long
-connect_ready(const char *name)
-{
-	long cap = HR_ENOENT;
-
-	for (int i = 0; i < 1000; i++) {
-		if (cap < 0)
-			cap = pi_connect(name);
-		if (cap >= 0 && hr_invoke(cap, OP_ECHO, 7, 0, 0) == 7)
-			return cap;
-		pi_yield();
-	}
-	return cap < 0 ? cap : HR_ENOENT;
-}
-
 static long
 call(long cap, long op, long a1)
 {
@@ -208,8 +192,9 @@ test_dead_callee(long few)
 static int
 client(void)
 {
-	long deep = connect_ready("regs-deep"), one = connect_ready("regs-one");
-	long few = connect_ready("regs-few");
+	long deep = pi_connect_serving("regs-deep", OP_ECHO),
+	     one = pi_connect_serving("regs-one", OP_ECHO);
+	long few = pi_connect_serving("regs-few", OP_ECHO);
 
 	if (!hr_report("invregs_connect_to_servers", deep >= 0 && one >= 0 && few >= 0,
 		       "deep %ld, one %ld, few %ld", deep, one, few))

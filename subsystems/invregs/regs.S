@@ -19,6 +19,45 @@
 1:
 .endm
 
+/* The C caller's callee-saved registers, kept on our stack around a case. */
+.macro SAVE_CALLEE_SAVED
+	push	%rbx
+	push	%rbp
+	push	%r12
+	push	%r13
+	push	%r14
+	push	%r15
+.endm
+
+.macro RESTORE_CALLEE_SAVED
+	pop	%r15
+	pop	%r14
+	pop	%r13
+	pop	%r12
+	pop	%rbp
+	pop	%rbx
+.endm
+
+/* PAT + i in rbx, rbp, r12..r15 (i = 6..11) */
+.macro FILL_CALLEE_SAVED
+	movabs	$PAT + 6, %rbx
+	movabs	$PAT + 7, %rbp
+	movabs	$PAT + 8, %r12
+	movabs	$PAT + 9, %r13
+	movabs	$PAT + 10, %r14
+	movabs	$PAT + 11, %r15
+.endm
+
+/* bit i of rcx for each of rbx, rbp, r12..r15 (i = 6..11) not holding PAT + i */
+.macro CHECK_CALLEE_SAVED
+	CHECK	%rbx, 6
+	CHECK	%rbp, 7
+	CHECK	%r12, 8
+	CHECK	%r13, 9
+	CHECK	%r14, 10
+	CHECK	%r15, 11
+.endm
+
 	.text
 /*
  * long regs_raw(long nr, long a0, long a1, long a2, long flags, uint64_t *changed): system
@@ -29,12 +68,7 @@
  */
 	.globl regs_raw
 regs_raw:
-	push	%rbx
-	push	%rbp
-	push	%r12
-	push	%r13
-	push	%r14
-	push	%r15
+	SAVE_CALLEE_SAVED
 	push	%r9				/* changed */
 	push	%r8				/* flags */
 	mov	%rdi, %rax
@@ -47,12 +81,7 @@ regs_raw:
 	movabs	$PAT + 3, %r10
 	movabs	$PAT + 4, %r8
 	movabs	$PAT + 5, %r9
-	movabs	$PAT + 6, %rbx
-	movabs	$PAT + 7, %rbp
-	movabs	$PAT + 8, %r12
-	movabs	$PAT + 9, %r13
-	movabs	$PAT + 10, %r14
-	movabs	$PAT + 11, %r15
+	FILL_CALLEE_SAVED
 	cmpq	$1, 24(%rsp)
 	jne	2f
 	pushf
@@ -86,21 +115,11 @@ regs_raw:
 7:	CHECK	%r10, 3
 	CHECK	%r8, 4
 	CHECK	%r9, 5
-	CHECK	%rbx, 6
-	CHECK	%rbp, 7
-	CHECK	%r12, 8
-	CHECK	%r13, 9
-	CHECK	%r14, 10
-	CHECK	%r15, 11
+	CHECK_CALLEE_SAVED
 	add	$32, %rsp
 	pop	%r9
 	mov	%rcx, (%r9)
-	pop	%r15
-	pop	%r14
-	pop	%r13
-	pop	%r12
-	pop	%rbp
-	pop	%rbx
+	RESTORE_CALLEE_SAVED
 	ret
 
 /*
@@ -111,31 +130,16 @@ regs_raw:
  */
 	.globl regs_guarded
 regs_guarded:
-	push	%rbx
-	push	%rbp
-	push	%r12
-	push	%r13
-	push	%r14
-	push	%r15
+	SAVE_CALLEE_SAVED
 	push	%rcx				/* changed */
 	movabs	$PAT + 12, %rax
 	push	%rax
-	movabs	$PAT + 6, %rbx
-	movabs	$PAT + 7, %rbp
-	movabs	$PAT + 8, %r12
-	movabs	$PAT + 9, %r13
-	movabs	$PAT + 10, %r14
-	movabs	$PAT + 11, %r15
+	FILL_CALLEE_SAVED
 	xor	%ecx, %ecx
 	xor	%r8d, %r8d
 	call	hr_invoke
 	xor	%ecx, %ecx
-	CHECK	%rbx, 6
-	CHECK	%rbp, 7
-	CHECK	%r12, 8
-	CHECK	%r13, 9
-	CHECK	%r14, 10
-	CHECK	%r15, 11
+	CHECK_CALLEE_SAVED
 	CHECK	(%rsp), 12
 	pushf
 	pop	%r11
@@ -146,12 +150,7 @@ regs_guarded:
 1:	add	$8, %rsp
 	pop	%r11
 	mov	%rcx, (%r11)
-	pop	%r15
-	pop	%r14
-	pop	%r13
-	pop	%r12
-	pop	%rbp
-	pop	%rbx
+	RESTORE_CALLEE_SAVED
 	ret
 
 /*
@@ -195,12 +194,7 @@ regs_clobber:
  */
 	.globl regs_given
 regs_given:
-	push	%rbx
-	push	%rbp
-	push	%r12
-	push	%r13
-	push	%r14
-	push	%r15
+	SAVE_CALLEE_SAVED
 	push	%rdx				/* changed */
 	mov	$HR_SYSNO_INVOKE, %eax		/* cap and op are where they go */
 	syscall
@@ -215,20 +209,10 @@ regs_given:
 	CHECK	%r10, 3
 	CHECK	%r8, 4
 	CHECK	%r9, 5
-	CHECK	%rbx, 6
-	CHECK	%rbp, 7
-	CHECK	%r12, 8
-	CHECK	%r13, 9
-	CHECK	%r14, 10
-	CHECK	%r15, 11
+	CHECK_CALLEE_SAVED
 	pop	%r11
 	mov	%rcx, (%r11)
-	pop	%r15
-	pop	%r14
-	pop	%r13
-	pop	%r12
-	pop	%rbp
-	pop	%rbx
+	RESTORE_CALLEE_SAVED
 	ret
 
 /* An exported operation that returns PAT + 0 through the ret system call itself, with
@@ -241,12 +225,7 @@ regs_give:
 	movabs	$PAT + 3, %r10
 	movabs	$PAT + 4, %r8
 	movabs	$PAT + 5, %r9
-	movabs	$PAT + 6, %rbx
-	movabs	$PAT + 7, %rbp
-	movabs	$PAT + 8, %r12
-	movabs	$PAT + 9, %r13
-	movabs	$PAT + 10, %r14
-	movabs	$PAT + 11, %r15
+	FILL_CALLEE_SAVED
 	mov	$HR_SYSNO_RET, %eax
 	syscall
 	ud2

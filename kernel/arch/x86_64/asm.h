@@ -1,6 +1,6 @@
 /*
  * asm.h - constants shared by the assembly entry code and C (segment selectors and the
- * layout of struct regs).  regs.h checks the C layout against these offsets.
+ * layout of struct regs).  cpu.c checks the C layout against these offsets.
  */
 #ifndef ARCH_ASM_H
 #define ARCH_ASM_H
