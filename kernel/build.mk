@@ -14,3 +14,7 @@ HOST_TEST_DEPS_packet_test := kernel/packet.c
 HOST_TEST_DEPS_console_test := kernel/console.c
 HOST_TEST_DEPS_alias_test := kernel/alias.c
 HOST_TEST_DEPS_schedtree_test := kernel/schedtree.c kernel/kev.c
+# the kernel has no floating point, and some of its functions keep every register
+# (no_caller_saved_registers, for the assembly that calls them), which GCC refuses where
+# SSE may be used: the host tests compile its sources as the kernel build does
+$(B)/h/kernel/%.c.o: HCFLAGS += -mgeneral-regs-only

@@ -1,19 +1,12 @@
 /*
- * fastpath.c - the common case of thd_switch, checked and done in one short path (seL4's
- * fastpath, kernel/fastpath.h); invoke's and ret's are in assembly
- * (arch/x86_64/fastpath.S), whose view of the structures is checked here.  Everything
- * unusual falls back to the full path (invoke.c, thd.c), with the same results and error
- * codes, because a fast path only *checks* until it is sure the full path would succeed
- * the same way, and then does exactly what the full path would do.  A check that fails
- * changes nothing.
- *
- * What thd_switch leaves to the full path: flags other than BLOCK, EVWAIT or TIMER, an
- * EVWAIT that fails, a thread blocked by another level, a switch that is not from a thread
- * of the caller's own to another or to a child subsystem's c^s (the full path's accounting
- * walks the levels), a pending PEVT, the thread itself, tracing.  invoke's and ret's are
- * listed in fastpath.S.
+ * fastpath.c - the fast paths' view of the C structures, checked.  invoke, ret and
+ * thd_switch have their common case in assembly (arch/x86_64/fastpath.S, seL4's fastpath:
+ * kernel/fastpath.h), which reads the structures through fastpath.h's offsets and tests
+ * fastpath.h's values; each is checked here against C at compile time, so that a field
+ * that moves breaks the build, by name, instead of a fast path.
  */
 #include "fastpath.h"
+#include "arch/x86_64/asm.h"
 #include "comp.h"
 #include "thd.h"
 #include "schedtree.h"
@@ -23,8 +16,7 @@ _Static_assert(HR_SYS_invoke == HR_SYSNO_INVOKE && HR_SYS_ret == HR_SYSNO_RET &&
 		       HR_SYS_thd_switch == HR_SYSNO_THD_SWITCH,
 	       "entry.S tests these numbers");
 
-/* fastpath.S reads the structures through fastpath.h's offsets, each field with the size
- * it has here (an array: all of it) */
+/* each field at its offset, with the size fastpath.S reads it by (an array: all of it) */
 #define FP_AT(type, field, off, size)                                        \
 	_Static_assert(offsetof(struct type, field) == (off) &&              \
 			       sizeof(((struct type *) 0)->field) == (size), \
@@ -62,7 +54,6 @@ FP_AT(cap, type, CP_TYPE, 1);
 FP_AT(cap, comp, CP_COMP, 2);
 FP_AT(cap, gen, CP_GEN, 4);
 FP_AT(cap, badge, CP_BADGE, 8);
-#undef FP_AT
 _Static_assert(sizeof(struct inv_frame) == IV_SIZE && sizeof(struct comp) == C_SIZE &&
 		       sizeof(struct cap) == CP_SIZE,
 	       "fastpath.S indexes inv[], comps[] and caps.slot[] by these sizes: fastpath.h");
@@ -70,51 +61,39 @@ _Static_assert(FP_INV_MAX == THD_INV_MAX && FP_CAP_INVOKE == CAP_INVOKE &&
 		       HR_CS_LIVE == COMP_LIVE && COMP_STACKS_MAX <= 64,
 	       "fastpath.S: the values it tests (a stack is a bit of one word)");
 
-long
-fastpath_switch(uint64_t tid, uint64_t flags, uint64_t tsc)
-{
-	const uint64_t how = flags & ~(uint64_t) HR_SW_TIMER;
-	struct thd *t = cur, *x;
-	struct comp *s = t->comp, *xo;
-	uint8_t xs;
-	int k;
-
-	if ((how & ~(uint64_t) (HR_SW_BLOCK | HR_SW_EVWAIT)) ||
-	    how == (HR_SW_BLOCK | HR_SW_EVWAIT) || tid - 1 >= HR_THD_MAX - 1 || trace_on)
-		return 0;
-	x = &thds[tid];
-	if (x == t || !s->is_sched || s->pevt)
-		return 0;
-	/* t is s's own; x is s's own or a child subsystem's c^s: one level changes hands, or
-	 * two (schedtree_account_down) */
-	k = s->depth;
-	if (t->depth != k || t->chain[k] != s || (unsigned) (x->depth - k) > 1 || x->chain[k] != s)
-		return 0;
-	xs = x->state;
-	if (xs != HR_TS_READY && xs != HR_TS_EVWAIT && !(xs == HR_TS_BLOCKED && x->blocker == k))
-		return 0;
-	if ((how & HR_SW_EVWAIT) && (s->evt != t || s->evt_pending))
-		return 0; /* EPERM or EAGAIN */
-	if (x->comp->gen != x->comp_gen || x->comp->state != COMP_LIVE)
-		return 0; /* frames to pop first: thd_prepare */
-	/* x's owner: s, or the child whose c^s x is */
-	xo = x->chain[x->depth];
-
-	/* decoded: what sys_thd_switch does, each publication to the owner found above */
-	if (flags & HR_SW_TIMER)
-		schedtree_timer(s, tsc);
-	t->regs.rax = 0;
-	if (how) {
-		t->state = how & HR_SW_BLOCK ? HR_TS_BLOCKED : HR_TS_EVWAIT;
-		t->blocker = how & HR_SW_BLOCK ? (uint8_t) k : t->blocker;
-		schedtree_publish_to(t, s);
-	}
-	if (xs != HR_TS_READY) {
-		x->state = HR_TS_READY;
-		schedtree_publish_to(x, xo);
-	}
-	schedtree_account_down(t, s, x, k);
-	cur = x;
-	thd_enter(x);
-	return 1;
-}
+/* ... and the fast switch (fastpath.S) */
+FP_AT(thd, regs, 0, R_SIZE);
+FP_AT(thd, state, T_STATE, 1);
+FP_AT(thd, blocker, T_BLOCKER, 1);
+FP_AT(thd, home, T_HOME, 8);
+FP_AT(comp, pevt, C_PEVT, 1);
+FP_AT(comp, evt_pending, C_EVT_PENDING, 1);
+FP_AT(comp, region, C_REGION, 8);
+FP_AT(comp, cs, C_CS, 8);
+FP_AT(comp, up_slot, C_UP_SLOT, 8);
+FP_AT(comp, evt, C_EVT, 8);
+FP_AT(hr_sched_region, slot, RG_SLOT, 32 * HR_THD_MAX);
+FP_AT(hr_slot, state, SL_STATE, 4);
+FP_AT(hr_slot, consumed, SL_CONSUMED, 8);
+FP_AT(hr_slot, blocker, SL_BLOCKER, 4);
+FP_AT(hr_slot, flags, SL_FLAGS, 4);
+FP_AT(schedtree_acct, since, A_SINCE, 8 * (HR_DEPTH_MAX + 1));
+FP_AT(schedtree_acct, since_gen, A_SINCE_GEN, 8 * (HR_DEPTH_MAX + 1));
+FP_AT(schedtree_acct, open_gen, A_OPEN_GEN, 8);
+FP_AT(schedtree_acct, open_all_at, A_OPEN_ALL_AT, 8);
+FP_AT(schedtree_acct, stolen, A_STOLEN, 8);
+FP_AT(schedtree_acct, nowed, A_NOWED, 4);
+FP_AT(schedtree_acct, woke_depth, A_WOKE_DEPTH, 1);
+#undef FP_AT
+_Static_assert(sizeof(struct thd) == T_SIZE && sizeof(struct hr_slot) == 32 &&
+		       sizeof(trace_on) == 1 && sizeof(hw_ts_set) == 4 && sizeof(cur->depth) == 1,
+	       "fastpath.S: thds[] by T_SIZE, a slot by shl 5, the flags it compares");
+_Static_assert(FP_THD_MAX == HR_THD_MAX && FP_SW_BLOCK == HR_SW_BLOCK &&
+		       FP_SW_EVWAIT == HR_SW_EVWAIT && FP_SW_TIMER == HR_SW_TIMER &&
+		       FP_TS_READY == HR_TS_READY && FP_TS_BLOCKED == HR_TS_BLOCKED &&
+		       FP_TS_EVWAIT == HR_TS_EVWAIT && FP_SLOT_OWNED == HR_SLOT_OWNED &&
+		       FP_SLOT_CS == HR_SLOT_CS && FP_SLOT_EVT == HR_SLOT_EVT,
+	       "fastpath.S: the values it tests");
+/* "how <= EVWAIT" is "BLOCK, EVWAIT or neither", as the other flags it keeps are higher */
+_Static_assert(HR_SW_BLOCK == 1 && HR_SW_EVWAIT == 2 && HR_SW_TIMER > HR_SW_EVWAIT,
+	       "fastpath.S: one comparison tests the flags");

@@ -1,7 +1,7 @@
 /*
  * fastpath.h - short paths for the three hottest system calls, entered from the system-call
- * entry (kernel/arch/x86_64/entry.S) before the full dispatch: invoke and ret in assembly
- * (kernel/arch/x86_64/fastpath.S, on the layout below), thd_switch in C (fastpath.c).
+ * entry (kernel/arch/x86_64/entry.S) before the full dispatch, in assembly
+ * (kernel/arch/x86_64/fastpath.S, on the layout below, which fastpath.c checks).
  *
  * Each either does the call or leaves everything as it was, and the entry runs the full
  * path (syscall_dispatch) on the same registers.  invoke and ret are done without saving
@@ -60,11 +60,42 @@
 #define FP_INV_MAX    32 /* THD_INV_MAX */
 #define FP_CAP_INVOKE 2	 /* CAP_INVOKE */
 
-#ifndef __ASSEMBLER__
-#include "kernel.h"
+/* What the fast switch reads besides: more of struct thd and struct comp, the scheduler
+ * region's slots (RG_, SL_), the accounting clock (A_: struct schedtree_acct), and the
+ * values it tests (abi/hr_syscall.h's carry a C suffix the assembler does not take). */
+#define T_SIZE	      2192
+#define T_STATE	      704
+#define T_BLOCKER     706
+#define T_HOME	      728
+#define C_PEVT	      2633
+#define C_EVT_PENDING 2634
+#define C_REGION      2704
+#define C_CS	      2712
+#define C_UP_SLOT     2720
+#define C_EVT	      2728
+#define RG_SLOT	      8256
+#define SL_STATE      4
+#define SL_CONSUMED   8
+#define SL_BLOCKER    16
+#define SL_FLAGS      20
+#define A_SINCE	      0
+#define A_SINCE_GEN   136
+#define A_OPEN_GEN    272
+#define A_OPEN_ALL_AT 280
+#define A_STOLEN      288
+#define A_NOWED	      296
+#define A_WOKE_DEPTH  300
 
-/* 1: cur is now tid (its frame is the one to restore); 0: the full path. */
-long fastpath_switch(uint64_t tid, uint64_t flags, uint64_t tsc);
-#endif
+#define FP_THD_MAX    256  /* HR_THD_MAX */
+#define FP_SW_BLOCK   0x01 /* HR_SW_* */
+#define FP_SW_EVWAIT  0x02
+#define FP_SW_TIMER   0x10
+#define FP_TS_READY   1 /* HR_TS_* */
+#define FP_TS_BLOCKED 2
+#define FP_TS_EVWAIT  3
+#define FP_SLOT_OWNED 0x1 /* HR_SLOT_* */
+#define FP_SLOT_CS    0x2
+#define FP_SLOT_EVT   0x4
+#define CR0_TS	      0x8 /* CR0.TS: hw_fpu_trap */
 
 #endif

@@ -64,8 +64,10 @@ struct schedtree_acct {
 	uint8_t woke_depth; /* wake notices wait for a dispatch above it (schedtree_woke_tell) */
 };
 extern struct schedtree_acct schedtree_acct;
-void schedtree_owed_pay(void);
-void schedtree_woke_tell(void) __attribute__((noinline, cold));
+/* Both keep every register (no_caller_saved_registers): the fast switch calls them from
+ * assembly with every register in use (arch/x86_64/fastpath.S). */
+void schedtree_owed_pay(void) __attribute__((no_caller_saved_registers));
+void schedtree_woke_tell(void) __attribute__((noinline, cold, no_caller_saved_registers));
 
 /* When level i's slot was opened: its own stamp, or the last time every level opened. */
 static inline uint64_t
@@ -79,7 +81,8 @@ schedtree_opened(int i)
 /* schedtree_account when from is owned by scheduler s at depth k (from->depth == k) and to
  * is seen by s (to->chain[k] == s): from's slot at level k closes, and to's open from
  * level k down to its own (one or two levels).  Exact for these cases without diverge's
- * walk; inline, as the fast switch's. */
+ * walk: the fast switch's accounting, which arch/x86_64/fastpath.S does in assembly (this
+ * is its statement in C, checked against schedtree_account by schedtree_test). */
 static inline __attribute__((always_inline)) void
 schedtree_account_down(struct thd *from, const struct comp *s, struct thd *to, int k)
 {

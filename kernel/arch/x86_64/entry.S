@@ -117,16 +117,6 @@ bad_return:
 	call	trap_bad_return
 	jmp	ret_to_user
 
-/* thd_switch, its frame saved as a switch needs: thd=rdi flags=rsi tsc=rdx are still the user's */
-fast_switch:
-	lea	kstack_top(%rip), %rsp
-	call	fastpath_switch
-	test	%eax, %eax
-	jnz	ret_to_user
-	mov	cur_frame(%rip), %rdi             /* declined: the frame just saved */
-	call	syscall_dispatch
-	jmp	ret_to_user
-
 /* ---- interrupts and exceptions -------------------------------------------------------- */
 .macro STUB vec, has_err
 	.globl vec_\vec

@@ -1,6 +1,7 @@
 /*
- * fastpath.S - invoke and ret in their common case (kernel/fastpath.h), entered from
- * syscall_entry (entry.S) with the user's registers and left by sysret.
+ * fastpath.S - invoke, ret and thd_switch in their common case (kernel/fastpath.h):
+ * invoke and ret entered from syscall_entry (entry.S) with the user's registers and left
+ * by sysret, thd_switch once its frame is saved (below).
  *
  * Each checks everything the full path (kernel/invoke.c: sys_invoke; sys_ret and
  * thd_unwind in kernel/thd.c) would check, but what cannot fail here (each said where it
@@ -14,9 +15,13 @@
  *  - ret: no invocation to return from, a callee or caller that ended meanwhile (the full
  *    path unwinds further, or frees the thread), a return address of 0 or outside the user
  *    half.
+ *  - thd_switch: flags other than BLOCK, EVWAIT or TIMER, an EVWAIT that fails, a thread
+ *    blocked by another level, a switch that is not from a thread of the caller's own to
+ *    another or to a child subsystem's c^s (the full path's accounting walks the levels),
+ *    a pending PEVT, the thread itself, a thread with frames to pop first, tracing.
  *
- * Nothing is saved on the kernel stack: the thread goes on running, in another component,
- * so the registers go straight from one side to the other.  Interrupts are off (the
+ * invoke and ret save nothing, on the kernel stack or elsewhere: the thread goes on
+ * running, in another component, so the registers go straight from one side to the other.  Interrupts are off (the
  * syscall mask), and the kernel never nests, so a few words of .bss hold the values that
  * must outlive the registers they arrived in.  The layout of the C structures comes from
  * fastpath.h, checked against them in fastpath.c.
@@ -250,6 +255,214 @@ ret_decline_rax:
 	mov	$HR_SYSNO_RET, %eax
 	jmp	syscall_full
 	.subsection 0
+
+/* ---- thd_switch: thd=rdi flags=rsi tsc=rdx, its frame saved (entry.S) -------------- */
+/*
+ * The C statement of what this does is sys_thd_switch (thd.c) narrowed to the cases below
+ * (kernel/fastpath.h), its accounting schedtree_account_down (schedtree.h, host-tested
+ * against the general schedtree_account), its publishing schedtree_publish_to and its
+ * entry thd_enter.  The caller's registers are in its frame already, so every register is
+ * free; the kernel stack is taken first, for the out-of-line calls (each to a function
+ * that keeps every register: no_caller_saved_registers), and for a decline, which runs
+ * syscall_dispatch on the frame.  Through the checks:
+ *   rax how (flags without TIMER)  rsi flags  rdx tsc  r8 x (thds[thd])  r9 t (cur)
+ *   r10 s (t->comp)  r11 k (s->depth)  rcx x->state  rbx x->comp
+ */
+	.globl fast_switch
+fast_switch:
+	lea	kstack_top(%rip), %rsp
+	mov	%rsi, %rax
+	and	$~FP_SW_TIMER, %rax
+	cmp	$FP_SW_EVWAIT, %rax               /* 0, BLOCK or EVWAIT (fastpath.c) */
+	ja	sw_decline
+	lea	-1(%rdi), %rcx                    /* 1 .. HR_THD_MAX - 1 */
+	cmp	$FP_THD_MAX - 2, %rcx
+	ja	sw_decline
+	cmpb	$0, trace_on(%rip)
+	jne	sw_decline
+	imul	$T_SIZE, %rdi, %r8
+	lea	thds(%r8), %r8
+	mov	cur(%rip), %r9
+	cmp	%r8, %r9
+	je	sw_decline
+	mov	T_COMP(%r9), %r10
+	cmpb	$0, C_IS_SCHED(%r10)
+	je	sw_decline
+	cmpb	$0, C_PEVT(%r10)
+	jne	sw_decline
+	/* t is s's own; x is s's own or a child subsystem's c^s */
+	movzbl	C_DEPTH(%r10), %r11d
+	cmp	%r11b, T_DEPTH(%r9)
+	jne	sw_decline
+	cmp	%r10, T_CHAIN(%r9,%r11,8)
+	jne	sw_decline
+	movzbl	T_DEPTH(%r8), %ecx
+	sub	%r11d, %ecx
+	cmp	$1, %ecx
+	ja	sw_decline
+	cmp	%r10, T_CHAIN(%r8,%r11,8)
+	jne	sw_decline
+	/* x is ready, waits for events, or is blocked by s */
+	movzbl	T_STATE(%r8), %ecx
+	cmp	$FP_TS_READY, %ecx
+	je	1f
+	cmp	$FP_TS_EVWAIT, %ecx
+	je	1f
+	cmp	$FP_TS_BLOCKED, %ecx
+	jne	sw_decline
+	cmp	%r11b, T_BLOCKER(%r8)
+	jne	sw_decline
+1:	test	$FP_SW_EVWAIT, %eax
+	jnz	sw_evwait
+2:	mov	T_COMP(%r8), %rbx                 /* no frames to pop first: thd_prepare */
+	mov	T_COMP_GEN(%r8), %ebp
+	cmp	%ebp, C_GEN(%rbx)
+	jne	sw_decline
+	cmpb	$HR_CS_LIVE, C_STATE(%rbx)
+	jne	sw_decline
+
+	/* decided: t's result, then each state change published to its owner */
+	movq	$0, R_RAX(%r9)
+	test	%eax, %eax
+	jnz	sw_park
+3:	cmp	$FP_TS_READY, %ecx
+	jne	sw_unpark
+4:	/* schedtree_account_down(t, s, x, k): now in rdx, the generation opened in rax */
+	cmpl	$0, schedtree_acct + A_NOWED(%rip)
+	jne	sw_owed
+5:	mov	%rdx, %r12
+	rdtsc
+	shl	$32, %rdx
+	or	%rax, %rdx
+	sub	schedtree_acct + A_STOLEN(%rip), %rdx
+	mov	schedtree_acct + A_OPEN_GEN(%rip), %rax
+	mov	schedtree_acct + A_OPEN_ALL_AT(%rip), %rcx
+	cmp	%rax, schedtree_acct + A_SINCE_GEN(,%r11,8)
+	cmove	schedtree_acct + A_SINCE(,%r11,8), %rcx
+	movzwl	T_ID(%r9), %ebp
+	shl	$5, %rbp                          /* struct hr_slot is 32 bytes */
+	add	C_REGION(%r10), %rbp
+	add	%rdx, RG_SLOT + SL_CONSUMED(%rbp) /* += now - opened */
+	sub	%rcx, RG_SLOT + SL_CONSUMED(%rbp)
+	movzbl	T_DEPTH(%r8), %ecx
+	cmp	schedtree_acct + A_WOKE_DEPTH(%rip), %cl
+	jb	sw_woke
+6:	mov	%rdx, schedtree_acct + A_SINCE(,%r11,8)
+	mov	%rax, schedtree_acct + A_SINCE_GEN(,%r11,8)
+	cmp	%ecx, %r11d
+	jne	sw_open_two
+7:	mov	%r8, cur(%rip)
+	/* thd_enter(x): its FPU (thd.h: lazy within a component) */
+	mov	fpu_owner(%rip), %rax
+	cmp	%rax, %r8
+	je	sw_fpu_mine
+	test	%rax, %rax
+	jz	sw_fpu_claim
+	cmp	%rbx, T_COMP(%rax)
+	jne	sw_fpu_claim
+	cmpl	$1, hw_ts_set(%rip)
+	jne	sw_fpu_trap
+8:	mov	%r8, cur_frame(%rip)              /* hw_set_current */
+	lea	R_SIZE(%r8), %rax
+	mov	%rax, cur_frame_end(%rip)
+	mov	hw_tss_rsp0(%rip), %rcx
+	mov	%rax, (%rcx)
+	mov	C_PGTBL(%rbx), %rax
+	mov	T_FS(%r8), %rdx
+	SET_SPACE
+	test	$FP_SW_TIMER, %esi
+	jz	ret_to_user
+	mov	%r10, %rdi                        /* schedtree_timer(s, tsc) */
+	mov	%r12, %rsi
+	call	schedtree_timer
+	jmp	ret_to_user
+
+	.subsection 1
+sw_evwait:                                        /* only s's event thread waits, and not */
+	cmp	%r9, C_EVT(%r10)                  /* with events pending (EPERM, EAGAIN) */
+	jne	sw_decline
+	cmpb	$0, C_EVT_PENDING(%r10)
+	jne	sw_decline
+	jmp	2b
+sw_park:                                          /* BLOCK: blocked by s; or EVWAIT */
+	test	$FP_SW_BLOCK, %eax
+	jz	1f
+	movb	$FP_TS_BLOCKED, T_STATE(%r9)
+	mov	%r11b, T_BLOCKER(%r9)
+	jmp	2f
+1:	movb	$FP_TS_EVWAIT, T_STATE(%r9)
+2:	mov	%r9, %rdi
+	mov	%r10, %rbp
+	call	sw_publish
+	jmp	3b
+sw_unpark:                                        /* x is ready; its owner is s or a child */
+	movb	$FP_TS_READY, T_STATE(%r8)
+	mov	%r8, %rdi
+	movzbl	T_DEPTH(%r8), %ebp
+	mov	T_CHAIN(%r8,%rbp,8), %rbp
+	call	sw_publish
+	jmp	4b
+sw_owed:
+	call	schedtree_owed_pay
+	jmp	5b
+sw_woke:
+	call	schedtree_woke_tell
+	mov	schedtree_acct + A_OPEN_GEN(%rip), %rax
+	jmp	6b
+sw_open_two:                                      /* x is a child's c^s: its level too */
+	mov	%rdx, schedtree_acct + A_SINCE + 8(,%r11,8)
+	mov	%rax, schedtree_acct + A_SINCE_GEN + 8(,%r11,8)
+	jmp	7b
+sw_fpu_mine:                                      /* hw_fpu_trap(0) */
+	cmpl	$0, hw_ts_set(%rip)
+	je	8b
+	movl	$0, hw_ts_set(%rip)
+	clts
+	jmp	8b
+sw_fpu_trap:                                      /* hw_fpu_trap(1) */
+	movl	$1, hw_ts_set(%rip)
+	mov	%cr0, %rax
+	or	$CR0_TS, %rax
+	mov	%rax, %cr0
+	jmp	8b
+sw_fpu_claim:
+	mov	%r8, %rdi
+	call	thd_fpu_claim
+	jmp	8b
+sw_decline:
+	mov	cur_frame(%rip), %rdi
+	call	syscall_dispatch
+	jmp	ret_to_user
+	.subsection 0
+
+/*
+ * schedtree_publish_to(rdi, rbp): thread rdi's state to its owner rbp's slot, and for a
+ * child scheduler's c^s to its parent's view of the child too.  Clobbers r13 to r15.
+ */
+sw_publish:
+	movzwl	T_ID(%rdi), %r13d
+	shl	$5, %r13
+	add	C_REGION(%rbp), %r13
+	movzbl	T_STATE(%rdi), %r14d
+	mov	%r14d, RG_SLOT + SL_STATE(%r13)
+	movzbl	T_BLOCKER(%rdi), %r15d
+	mov	%r15d, RG_SLOT + SL_BLOCKER(%r13)
+	mov	$FP_SLOT_OWNED, %r15d
+	cmp	%rdi, C_EVT(%rbp)
+	jne	1f
+	or	$FP_SLOT_EVT, %r15d
+1:	mov	%r15d, RG_SLOT + SL_FLAGS(%r13)
+	mov	T_HOME(%rdi), %r15
+	test	%r15, %r15
+	jz	2f
+	cmp	%rdi, C_CS(%r15)
+	jne	2f
+	orl	$FP_SLOT_CS, RG_SLOT + SL_FLAGS(%r13)
+	mov	C_UP_SLOT(%r15), %r15
+	test	%r15, %r15
+	jz	2f
+	mov	%r14d, SL_STATE(%r15)
+2:	ret
 
 	.section .rodata
 	.balign 8
