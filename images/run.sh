@@ -2,13 +2,16 @@
 # run.sh - boot an image's ISO in QEMU with the serial console on this terminal
 # (Ctrl-A X quits).  The guest ends the run through isa-debug-exit, which makes QEMU exit
 # with (code << 1) | 1; this script exits with the guest's code.
-# Usage: run.sh ISO [--icount] [--timeout SECONDS] [--kvm] [--trace FILE]
+# Usage: run.sh ISO [--icount] [--timeout SECONDS] [--kvm] [--trace FILE] [--nmi]
 #   --icount   deterministic instruction counting (-icount shift=0,sleep=off: an idle
 #              guest jumps to its next timer, so idle time does not depend on the host)
 #   --timeout  give up after SECONDS: exit 124
 #   --kvm      use KVM if /dev/kvm works (default: TCG)
 #   --trace    the second serial port (COM2, the kernel's trace port) into FILE; what a
 #              kernel booted with trace=1 records arrives there (docs/TRACE.md)
+#   --nmi      an NMI every 10 ms of host time while the guest runs (QEMU's monitor "nmi",
+#              through a second monitor on a socket), landing wherever the guest happens to
+#              be: a test that the kernel survives them (not deterministic, by nature)
 # The image's network cards (NET_CARDS in image.env, from the MANIFEST's net-cards) are
 # e1000s joined by a QEMU hub, without their iPXE ROM; an image without cards has no NIC
 # at all (-nic none: QEMU would otherwise add a user-mode e1000 open to the host).
@@ -21,17 +24,18 @@
 set -uo pipefail
 
 usage() {
-	echo "usage: run.sh ISO [--icount] [--timeout SECONDS] [--kvm] [--trace FILE]" >&2
+	echo "usage: run.sh ISO [--icount] [--timeout SECONDS] [--kvm] [--trace FILE] [--nmi]" >&2
 	exit 2
 }
 
 [ $# -ge 1 ] || usage
 iso=$1
 shift
-icount=0 timeout_s="" kvm=0 trace=""
+icount=0 timeout_s="" kvm=0 trace="" nmi=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--icount) icount=1 ;;
+	--nmi) nmi=1 ;;
 	--kvm) kvm=1 ;;
 	--timeout)
 		[ $# -ge 2 ] || usage
@@ -101,6 +105,13 @@ fi
 # stderr apart to tell them apart.
 errf=$(mktemp)
 trap 'rm -f "$errf"' EXIT
+if [ "$nmi" = 1 ]; then
+	mon=$(mktemp -u)
+	trap 'rm -f "$errf" "$mon"' EXIT
+	# shellcheck disable=SC2054
+	args+=(-monitor "unix:$mon,server=on,wait=off")
+	python3 "$(dirname "$0")/nmi.py" "$mon" &
+fi
 if [ -n "$timeout_s" ]; then
 	timeout --foreground "$timeout_s" qemu-system-x86_64 "${args[@]}" 2>"$errf"
 else

@@ -5,7 +5,9 @@
  * an invocation, the callee is marked faulted and the thread returns to its caller with
  * HR_EFAULTED; otherwise the thread cannot continue and its responsible scheduler hears
  * of it through a kernel event.  Either way the kernel reports what happened on the
- * console and carries on.  An exception in kernel mode is a kernel bug: panic.
+ * console and carries on.  An exception in kernel mode is a kernel bug: panic.  An NMI is
+ * neither: the hardware's (the kernel sends none), counted wherever it lands (trap_nmi) and
+ * reported at the next tick.
  */
 #include "console.h"
 #include "comp.h"
@@ -39,6 +41,22 @@ static const char *const names[32] = {
 	"control protection",
 };
 
+/* NMIs taken (trap_nmi) and reported (nmi_report) */
+static volatile uint64_t nmis;
+static uint64_t nmis_told;
+
+/* Say that NMIs came since the last tick, once: from the tick, where printing is safe. */
+static void
+nmi_report(void)
+{
+	uint64_t n = nmis;
+
+	if (n == nmis_told)
+		return;
+	nmis_told = n;
+	kprintf("[k] non-maskable interrupt ignored\n");
+}
+
 static uint64_t
 fault_addr(uint64_t vec)
 {
@@ -67,6 +85,7 @@ trap_irq(unsigned vec)
 	}
 	hw_irq_ack(vec);
 	if (vec == HW_VEC_TIMER) {
+		nmi_report();
 		console_drain(); /* what the UART takes now: at most its FIFO */
 		net_poll();
 		schedtree_tick();
@@ -108,6 +127,7 @@ user_fault(struct thd *t, struct regs *r)
 
 void trap(struct regs *r);
 void trap_kernel(struct regs *r);
+void trap_nmi(struct regs *r);
 void trap_bad_return(void);
 
 void
@@ -125,6 +145,15 @@ trap(struct regs *r)
 		return;
 	}
 	user_fault(cur, r);
+}
+
+/* An NMI, wherever it landed (entry.S: its own stack); r is not a thread's frame.  It may
+ * have stopped the kernel anywhere, even in kprintf: only the count changes here. */
+void
+trap_nmi(struct regs *r)
+{
+	(void) r;
+	nmis++;
 }
 
 void

@@ -16,7 +16,8 @@
 #             trace port (images/run.sh --trace), its trace decoded (images/trace.py) and
 #             checked against NAME.tracks (tests/trace_check.py).  An optional NAME.lines
 #             holds "CASE LINE": LINE must appear verbatim on the console, such as one of the
-#             kernel's own "[k] ..." boot lines, which no component can write
+#             kernel's own "[k] ..." boot lines, which no component can write; an optional
+#             NAME.run holds more options for images/run.sh (--nmi: NMIs while it runs)
 # Before each tier, and each image of the image tier, a progress line ("== [2/4] docs
 # (elapsed 3 s; after it: manifest image)").
 # The last line is "N passed, N failed"; the exit status is non-zero on any failure.
@@ -203,12 +204,14 @@ judge_lines() {
 # Boot one image and judge its console against its .expect list.
 judge_image() {
 	local name=$1 expect=$2 log=$logs/image-$1.log out=$logs/image-$1.result
-	local timeout_s=120 p=0 f=0 c w TRACE=0 trace=()
+	local timeout_s=120 p=0 f=0 c w TRACE=0 trace=() more=()
 	# shellcheck disable=SC1090
 	[ -f "$build/images/$name/image.env" ] && . "$build/images/$name/image.env" && timeout_s=${TIMEOUT_S:-120}
 	[ "$TRACE" = 1 ] && trace=(--trace "$logs/image-$name.trace")
+	# NAME.run: more options for images/run.sh (--nmi)
+	[ -f "${expect%.expect}.run" ] && read -ra more <"${expect%.expect}.run"
 	bash "$top/images/run.sh" "$build/images/$name/$name.iso" --icount --timeout "$timeout_s" \
-		"${trace[@]}" >"$log" 2>&1
+		"${trace[@]}" "${more[@]}" >"$log" 2>&1
 	local rc=$?
 	: >"$out"
 	[ "$TRACE" = 1 ] && judge_trace "$name" "${expect%.expect}.tracks"

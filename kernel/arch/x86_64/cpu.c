@@ -44,8 +44,9 @@ static uint64_t gdt[7];
 static struct gate idt[HW_VECTORS];
 
 extern const uint64_t vec_table[HW_VECTORS];
-extern char syscall_entry[], df_stack_top[];
+extern char syscall_entry[], df_stack_top[], nmi_stack_top[];
 
+#define VEC_NMI		 2
 #define VEC_DOUBLE_FAULT 8
 
 /* read by entry.S */
@@ -73,10 +74,19 @@ load_gdt(void)
 	gdt[5] = (lim & 0xffff) | ((base & 0xffffff) << 16) | (0x89ull << 40) |
 		 (((lim >> 16) & 0xf) << 48) | (((base >> 24) & 0xff) << 56);
 	gdt[6] = base >> 32;
-	tss.iomap_base = sizeof(tss);	      /* no I/O bitmap: user mode has no port access */
-	tss.ist[0] = (uint64_t) df_stack_top; /* IST 1: double faults (entry.S) */
+	tss.iomap_base = sizeof(tss);	       /* no I/O bitmap: user mode has no port access */
+	tss.ist[0] = (uint64_t) df_stack_top;  /* IST 1: double faults (entry.S) */
+	tss.ist[1] = (uint64_t) nmi_stack_top; /* IST 2: NMIs (entry.S) */
 	__asm__ volatile("lgdt %0" : : "m"(ptr));
 	__asm__ volatile("ltr %w0" : : "r"(TSS_SEL));
+}
+
+/* The TSS stack a vector runs on (0: where it lands): a double fault and an NMI each on its
+ * own, as either may come where the kernel's stack is not to be trusted. */
+static uint8_t
+ist_of(int vec)
+{
+	return vec == VEC_DOUBLE_FAULT ? 1 : vec == VEC_NMI ? 2 : 0;
 }
 
 static void
@@ -91,7 +101,7 @@ load_idt(void)
 		uint64_t off = vec_table[i];
 		idt[i] = (struct gate){ .off_lo = (uint16_t) off,
 					.sel = KCODE_SEL,
-					.ist = i == VEC_DOUBLE_FAULT, /* its own stack */
+					.ist = ist_of(i),
 					.type = 0x8e, /* present, DPL 0, interrupt gate */
 					.off_mid = (uint16_t) (off >> 16),
 					.off_hi = (uint32_t) (off >> 32),

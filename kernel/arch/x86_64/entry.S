@@ -128,9 +128,32 @@ vec_\vec:
 	jmp	trap_common
 .endm
 
+/*
+ * NMI (vector 2), on its own stack (TSS IST 2: cpu.c) wherever it lands: in user mode, in
+ * the idle loop, or in the kernel where rsp is not a kernel stack (the syscall entry's
+ * first instructions, the fast paths' use of rsp as a scratch register).  trap_nmi changes
+ * nothing but a count, so the frame is not the thread's and the stub returns to exactly
+ * where it came from; NMIs are held off until that iretq.
+ */
+.macro NMI_STUB
+	.globl vec_2
+vec_2:
+	pushq	$0
+	pushq	$2
+	SAVE_GPRS
+	cld
+	mov	%rsp, %rdi
+	call	trap_nmi
+	RESTORE_GPRS
+	add	$16, %rsp
+	iretq
+.endm
+
 .altmacro
 .macro STUBS from, to
-	.if \from == 8 || \from == 10 || \from == 11 || \from == 12 || \from == 13 || \from == 14 || \from == 17 || \from == 21 || \from == 29 || \from == 30
+	.if \from == 2
+	NMI_STUB
+	.elseif \from == 8 || \from == 10 || \from == 11 || \from == 12 || \from == 13 || \from == 14 || \from == 17 || \from == 21 || \from == 29 || \from == 30
 	STUB \from, 1
 	.else
 	STUB \from, 0
@@ -209,5 +232,9 @@ df_stack:
 	.skip 4096
 	.globl df_stack_top
 df_stack_top:
+nmi_stack:
+	.skip 4096
+	.globl nmi_stack_top
+nmi_stack_top:
 
 	.section .note.GNU-stack, "", @progbits
