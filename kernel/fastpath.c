@@ -58,7 +58,8 @@ _Static_assert(sizeof(struct inv_frame) == IV_SIZE && sizeof(struct comp) == C_S
 		       sizeof(struct cap) == CP_SIZE,
 	       "fastpath.S indexes inv[], comps[] and caps.slot[] by these sizes: fastpath.h");
 _Static_assert(FP_INV_MAX == THD_INV_MAX && FP_CAP_INVOKE == CAP_INVOKE &&
-		       HR_CS_LIVE == COMP_LIVE && COMP_STACKS_MAX <= 64,
+		       HR_CS_LIVE == COMP_LIVE && COMP_STACKS_MAX <= 64 &&
+		       HR_VA_USER_END == 1ull << FP_USER_END_BIT,
 	       "fastpath.S: the values it tests (a stack is a bit of one word)");
 
 /* ... and the fast switch (fastpath.S) */

@@ -57,8 +57,9 @@
 #define CP_BADGE 8
 #define CP_SIZE	 16
 
-#define FP_INV_MAX    32 /* THD_INV_MAX */
-#define FP_CAP_INVOKE 2	 /* CAP_INVOKE */
+#define FP_INV_MAX	32 /* THD_INV_MAX */
+#define FP_CAP_INVOKE	2  /* CAP_INVOKE */
+#define FP_USER_END_BIT 47 /* HR_VA_USER_END is 1 << this */
 
 /* What the fast switch reads besides: more of struct thd and struct comp, the scheduler
  * region's slots (RG_, SL_), the accounting clock (A_: struct schedtree_acct), and the

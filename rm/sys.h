@@ -2,9 +2,8 @@
  * sys.h - user-level system call stubs, one per row of kernel/abi/hr_syscall.h:
  * hr_<name>(args...) returns the kernel's result (>= 0, or an HR_E* code).
  *
- * The table's ASM rows are the exceptions: hr_invoke, the assembly stub in entry.S, which
- * protects the caller's callee-saved registers from whatever the callee does with them,
- * and hr_ret.
+ * The table's ASM rows are the exceptions, written out below: hr_invoke, whose callee
+ * may leave any register changed, and hr_ret.
  */
 #ifndef RM_SYS_H
 #define RM_SYS_H
@@ -41,8 +40,8 @@ hr_sys(long nr, long a0, long a1, long a2, long a3, long a4)
 /*
  * The stubs: one inline function per C row of the table, hr_<name>(type arg, ...), its
  * arguments in the table's order and unused argument registers 0, never what the compiler
- * left there.  An ASM row gets the same prototype, which must agree with the declaration
- * written below for its stub in entry.S.
+ * left there.  An ASM row gets the same prototype, which must agree with the definition
+ * written below.
  */
 #define HR_STUB_ARG(i, arg) (long) HR_ARG_NAME arg,
 #define HR_STUB_C(num, name, ...)                                               \
@@ -51,16 +50,56 @@ hr_sys(long nr, long a0, long a1, long a2, long a3, long a4)
 		const long a[6] = { HR_ARGS_EACH(HR_STUB_ARG, ##__VA_ARGS__) }; \
 		return hr_sys6(num, a[0], a[1], a[2], a[3], a[4], a[5]);        \
 	}
-#define HR_STUB_ASM(num, name, ...)   long hr_##name(HR_ARGS_PARAMS(__VA_ARGS__));
+#define HR_STUB_ASM(num, name, ...)   static inline long hr_##name(HR_ARGS_PARAMS(__VA_ARGS__));
 #define HR_STUB(num, name, stub, ...) HR_STUB_##stub(num, name, ##__VA_ARGS__)
 HR_SYSCALLS(HR_STUB)
 #undef HR_STUB
 
-/* Thread-migration invocation through cap (entry.S): a0 is by convention the callee's
- * operation; returns what the callee returned, or an HR_E* code. */
-long hr_invoke(uint64_t cap, long a0, long a1, long a2, long a3);
-/* Return value from the current invocation (entry.S); returns only on error (HR_ESTATE). */
-long hr_ret(long value);
+/*
+ * Thread-migration invocation through cap: a0 is by convention the callee's operation;
+ * returns what the callee returned, or an HR_E* code.
+ *
+ * The callee runs on this thread, in its registers: a call that succeeds comes back with
+ * rsp from the kernel's frame and every other register as the callee left it, whatever it
+ * left (docs/ABI.md).  So the asm clobbers every register but rsp, the caller's
+ * callee-saved ones too, and the compiler keeps what it needs across the call on our own
+ * stack, which the callee cannot reach (invregs tests it): only the registers a caller
+ * uses are saved, not all six of them at every call.  Also clobbered: x87/MMX and SSE,
+ * which the thread takes along (a C call clobbers them as well).  rbp being one of them, a
+ * caller that needs a frame pointer fails to build ("bp cannot be used in asm here")
+ * rather than lose it.
+ */
+static inline long
+hr_invoke(uint64_t cap, long a0, long a1, long a2, long a3)
+{
+	register long r10 __asm__("r10") = a2;
+	register long r8 __asm__("r8") = a3;
+	long ret;
+
+	__asm__ volatile("syscall"
+			 : "=a"(ret), "+D"(cap), "+S"(a0), "+d"(a1), "+r"(r10), "+r"(r8)
+			 : "0"((long) HR_SYSNO_INVOKE)
+			 : "rbx", "rcx", "rbp", "r9", "r11", "r12", "r13", "r14", "r15", "memory",
+			   "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8",
+			   "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "st",
+			   "st(1)", "st(2)", "st(3)", "st(4)", "st(5)", "st(6)", "st(7)", "mm0",
+			   "mm1", "mm2", "mm3", "mm4", "mm5", "mm6", "mm7");
+	return ret;
+}
+
+/* Return value from the current invocation; returns only on error (HR_ESTATE), which
+ * changes no register. */
+static inline long
+hr_ret(long value)
+{
+	long ret;
+
+	__asm__ volatile("syscall"
+			 : "=a"(ret)
+			 : "0"((long) HR_SYSNO_RET), "D"(value)
+			 : "rcx", "r11", "memory");
+	return ret;
+}
 
 static inline const struct hr_bootinfo *
 hr_bootinfo(void)

@@ -2,12 +2,12 @@
  * hr_syscall.h - the one table of HiRES system calls.
  *
  * Each row is X(number, name, stub, (type, arg)...): the call's number, its name, how the
- * user stub is made (C: generated inline in rm/sys.h; ASM: written in rm/entry.S and
- * declared by hand in rm/sys.h, the compiler checking it against this row) and its
- * arguments in order, each with its type.  From this table come the enum of numbers below,
- * the kernel's handler prototypes `long sys_<name>(struct thd *t, args...)` and its
- * dispatcher (kernel/syscall.h, kernel/syscall.c), the user stubs `long hr_<name>(args...)`
- * (rm/sys.h) and the argument line of each docs/ABI.md section (checked by tests/run.sh).
+ * user stub is made (C: generated inline in rm/sys.h; ASM: written by hand in rm/sys.h as
+ * inline assembly, the compiler checking it against this row) and its arguments in order,
+ * each with its type.  From this table come the enum of numbers below, the kernel's handler
+ * prototypes `long sys_<name>(struct thd *t, args...)` and its dispatcher (kernel/syscall.h,
+ * kernel/syscall.c), the user stubs `long hr_<name>(args...)` (rm/sys.h) and the argument
+ * line of each docs/ABI.md section (checked by tests/run.sh).
  *
  * Numbers start at HR_SYS_BASE so they never collide with the handful of Linux calls musl
  * issues (kernel/libc.c answers those).  Arguments travel in rdi, rsi, rdx, r10, r8, r9;
@@ -134,8 +134,8 @@ enum hr_sysno {
 };
 #endif
 
-/* The numbers assembly uses: the stubs (rm/entry.S; checked against the table in
- * rm/export.c) and the kernel's fast paths (kernel/arch/x86_64/entry.S and fastpath.S;
+/* The numbers assembly uses: the stubs (rm/sys.h and rm/entry.S; checked against the table
+ * in rm/export.c) and the kernel's fast paths (kernel/arch/x86_64/entry.S and fastpath.S;
  * checked in kernel/fastpath.c). */
 #define HR_SYSNO_INVOKE	    0x400
 #define HR_SYSNO_RET	    0x401

@@ -34,6 +34,15 @@ long regs_flags(long a1, long a2, long a3, uint64_t badge, uint32_t caller);
 long regs_given(long cap, long op, uint64_t *changed);
 long regs_give(long a1, long a2, long a3, uint64_t badge, uint32_t caller);
 long regs_seen(long a1, long a2, long a3, uint64_t badge, uint32_t caller);
+long regs_invoke(long cap, long op, long a1);
+
+/* regs_guarded's call: hr_invoke inlined into a C function as into any caller, whose
+ * callee-saved registers the compiler keeps for us because the asm clobbers them */
+__attribute__((noinline)) long
+regs_invoke(long cap, long op, long a1)
+{
+	return hr_invoke(cap, op, a1, 0, 0);
+}
 
 static long self_cap; /* servers: an invocation capability to ourselves */
 
@@ -120,6 +129,21 @@ call(long cap, long op, long a1)
 	return cap < 0 ? cap : hr_invoke(cap, op, a1, 0, 0);
 }
 
+/* A C caller's values that live across hr_invoke, integers and a double, against a callee
+ * that clobbers every register (the asm's clobber list, rm/sys.h): the callee's result, or
+ * -1 if one of them changed.  The volatile seeds keep the compiler from recomputing them. */
+static long
+live_values(long cap)
+{
+	volatile long seed = 3;
+	volatile double dseed = 1.5;
+	long a = seed * 7, b = seed + 11, c = seed << 5, d = seed ^ 0x55, e = seed * seed;
+	double x = dseed * 3;
+	long r = hr_invoke(cap, OP_CLOBBER, 41, 0, 0);
+
+	return a == 21 && b == 14 && c == 96 && d == (3 ^ 0x55) && e == 9 && x == 4.5 ? r : -1;
+}
+
 /* Each way the fast path declines an invocation, and the full path's error. */
 static void
 test_refusals(long deep, long one, long few)
@@ -173,6 +197,8 @@ test_isolation(long deep, long few)
 		  "got %ld, registers changed %#lx, FS self pointer %lx then %lx", r,
 		  (unsigned long) changed, (unsigned long) self0, (unsigned long) self1);
 	hr_report_eq("invoke_clobbering_callee_still_serves", call(few, OP_ECHO, 6), 6);
+	hr_report_eq("invoke_c_caller_keeps_its_values_across_a_clobbering_callee",
+		     few < 0 ? few : live_values(few), 42);
 	r = few < 0 ? few : regs_raw(HR_SYSNO_INVOKE, few, OP_FLAGS, 0, 1, &changed);
 	hr_report("invoke_callee_starts_without_the_callers_flags",
 		  r > 0 && !(r & (RFLAGS_TF | RFLAGS_DF | RFLAGS_AC)), "rflags %lx",

@@ -1,7 +1,7 @@
 /*
  * regs.S - the register-level half of invregs (main.c): what a failing system call leaves
  * in the registers (a fast path that declines must change nothing), what hr_invoke keeps
- * for its caller whatever the callee does, and a callee that does its worst.  Register i
+ * for its C caller whatever the callee does, and a callee that does its worst.  Register i
  * of a case holds PAT + i going in.
  */
 #include "kernel/abi/hr_syscall.h"
@@ -124,9 +124,10 @@ regs_raw:
 
 /*
  * long regs_guarded(long cap, long op, long a1, uint64_t *changed): hr_invoke(cap, op, a1,
- * 0, 0) with PAT + i in rbx, rbp, r12..r15 (i = 6..11) and in a word on our stack (i = 12);
- * returns what it returns.  *changed gets bit i for each that did not survive, and bit 13
- * if DF came back set.
+ * 0, 0), as the compiler builds it into a C caller (main.c: regs_invoke), with PAT + i in
+ * rbx, rbp, r12..r15 (i = 6..11) and in a word on our stack (i = 12); returns what it
+ * returns.  *changed gets bit i for each that did not survive, and bit 13 if DF came back
+ * set.
  */
 	.globl regs_guarded
 regs_guarded:
@@ -135,9 +136,7 @@ regs_guarded:
 	movabs	$PAT + 12, %rax
 	push	%rax
 	FILL_CALLEE_SAVED
-	xor	%ecx, %ecx
-	xor	%r8d, %r8d
-	call	hr_invoke
+	call	regs_invoke
 	xor	%ecx, %ecx
 	CHECK_CALLEE_SAVED
 	CHECK	(%rsp), 12
@@ -155,12 +154,15 @@ regs_guarded:
 
 /*
  * An exported operation (export.h) that returns a1 + 1 through the ret system call itself,
- * with every other register, rsp and FS clobbered and DF and AC set: what an untrusted
- * callee may do to the caller it returns to.
+ * with every other register, xmm0..xmm15, rsp and FS clobbered and DF and AC set: what an
+ * untrusted callee may do to the caller it returns to.
  */
 	.globl regs_clobber
 regs_clobber:
 	lea	1(%rdi), %rdi
+	.irp	x, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+	pcmpeqd	%xmm\x, %xmm\x
+	.endr
 	pushf
 	orq	$RFLAGS_DF | RFLAGS_AC, (%rsp)
 	popf

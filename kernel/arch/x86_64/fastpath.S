@@ -13,17 +13,16 @@
  *    no free stack, a caller at its stack quota, an invocation stack that is full, a thread
  *    the callee's scheduler may not run.
  *  - ret: no invocation to return from, a callee or caller that ended meanwhile (the full
- *    path unwinds further, or frees the thread), a return address of 0 or outside the user
- *    half.
+ *    path unwinds further, or frees the thread), a return address outside the user half.
  *  - thd_switch: flags other than BLOCK, EVWAIT or TIMER, an EVWAIT that fails, a thread
  *    blocked by another level, a switch that is not from a thread of the caller's own to
  *    another or to a child subsystem's c^s (the full path's accounting walks the levels),
  *    a pending PEVT, the thread itself, a thread with frames to pop first, tracing.
  *
  * invoke and ret save nothing, on the kernel stack or elsewhere: the thread goes on
- * running, in another component, so the registers go straight from one side to the other.  Interrupts are off (the
- * syscall mask), and the kernel never nests, so a few words of .bss hold the values that
- * must outlive the registers they arrived in.  The layout of the C structures comes from
+ * running, in another component, so the registers go straight from one side to the
+ * other.  Interrupts are off (the syscall mask), and the kernel never nests, so a few
+ * words of .bss hold the values that must outlive the registers they arrived in.  The layout of the C structures comes from
  * fastpath.h, checked against them in fastpath.c.
  */
 #include "asm.h"
@@ -119,9 +118,6 @@ fast_invoke:
 	movzwl	C_CAPS + CP_COMP(%rcx,%rdi), %r11d
 	imul	$C_SIZE, %r11, %r11
 	lea	comps(%r11), %r11                 /* c, the callee */
-	mov	C_CAPS + CP_GEN(%rcx,%rdi), %esp
-	cmp	%esp, C_GEN(%r11)
-	jne	inv_decline_cap
 	cmpb	$HR_CS_LIVE, C_STATE(%r11)
 	jne	inv_decline_cap
 	bsf	C_STK_FREE(%r11), %rsp            /* a free stack (and so an entry: comp.h) */
@@ -137,23 +133,24 @@ fast_invoke:
 	jne	inv_decline_cap
 	cmpb	$0, C_STK_QUOTA(%r11)
 	jne	inv_quota
-inv_decided:
-	/* the callee's arguments, each moved once (invoke.c): (a1, a2, a3, badge, caller,
-	 * a0) in rdi, rsi, rdx, r10, r8, r9; a3 and the caller wait until wrmsr is done
-	 * with rdx */
+inv_gen:                                          /* last: esp is c's gen for t->comp_gen */
+	mov	C_CAPS + CP_GEN(%rcx,%rdi), %esp
+	cmp	%esp, C_GEN(%r11)
+	jne	inv_decline_cap
+	/* decided.  The callee's arguments, each moved once (invoke.c): (a1, a2, a3, badge,
+	 * caller, a0) in rdi, rsi, rdx, r10, r8, r9; a3 waits until wrmsr is done with rdx */
 	mov	%rsi, %r9
 	mov	%r10, %rsi
 	mov	C_CAPS + CP_BADGE(%rcx,%rdi), %r10
 	mov	%rdx, %rdi
+	mov	%r8, fp_a3(%rip)
 	/* push the frame filled in above: t runs in c now */
 	incb	T_NINV(%rax)
 	mov	%r11, T_COMP(%rax)
-	mov	C_GEN(%r11), %edx
-	mov	%edx, T_COMP_GEN(%rax)
+	mov	%esp, T_COMP_GEN(%rax)
 	/* take c's first free stack, one more held by the caller */
-	movzwl	C_ID(%rcx), %ecx
-	incb	C_STK_HELD(%r11,%rcx)
-	mov	%ecx, fp_caller(%rip)
+	movzwl	C_ID(%rcx), %r8d
+	incb	C_STK_HELD(%r11,%r8)
 	bsf	C_STK_FREE(%r11), %rdx
 	btr	%rdx, C_STK_FREE(%r11)
 	imul	C_STK_STRIDE(%r11), %rdx
@@ -164,8 +161,7 @@ inv_decided:
 	FPU_SETTLE
 	mov	C_PGTBL(%r11), %rax
 	SET_SPACE
-	mov	%r8, %rdx
-	mov	fp_caller(%rip), %r8d
+	mov	fp_a3(%rip), %rdx
 	mov	C_ENTRY(%r11), %rcx
 	mov	cur(%rip), %rax
 	movzwl	T_ID(%rax), %eax                  /* who runs there now */
@@ -178,7 +174,7 @@ inv_quota:                                        /* the caller may hold stk_quo
 	movzbl	C_STK_HELD(%rsp,%r11), %esp
 	cmp	C_STK_QUOTA(%r11), %spl
 	jae	inv_decline_cap
-	jmp	inv_decided
+	jmp	inv_gen
 inv_decline_cap:
 	shr	$4, %rdi
 inv_decline_frame:                                /* rip and rsp back from the frame */
@@ -210,40 +206,44 @@ fast_ret:
 	mov	%rdx, fp_rdx(%rip)
 	movzbl	T_NINV(%rax), %ecx
 	lea	(%rcx,%rcx,4), %rcx
-	lea	T_INV - IV_SIZE(%rax,%rcx,8), %rcx /* f = &t->inv[t->ninv - 1] */
+	lea	T_INV - IV_SIZE(%rax,%rcx,8), %r11 /* f = &t->inv[t->ninv - 1] */
 	mov	T_COMP(%rax), %rdx                /* the callee */
 	mov	T_COMP_GEN(%rax), %esp
 	cmp	%esp, C_GEN(%rdx)
 	jne	ret_decline
-	mov	IV_COMP(%rcx), %r11               /* the caller */
-	mov	IV_GEN(%rcx), %esp
-	cmp	%esp, C_GEN(%r11)
+	mov	IV_COMP(%r11), %rcx               /* the caller */
+	cmpb	$HR_CS_LIVE, C_STATE(%rcx)
 	jne	ret_decline
-	cmpb	$HR_CS_LIVE, C_STATE(%r11)
+	/*
+	 * f->rip is where the system call that pushed f returns to (sys_invoke and
+	 * fast_invoke are all that write it): past a user instruction, so in (0, USER_END].
+	 * USER_END itself, after a syscall in the last bytes of the user half, goes to the
+	 * full path (entry.S: ret_to_user, no sysret to it), and in that range it alone has
+	 * this bit set (fastpath.c)
+	 */
+	btq	$FP_USER_END_BIT, IV_RIP(%r11)
+	jc	ret_decline
+	mov	IV_GEN(%r11), %esp
+	cmp	%esp, C_GEN(%rcx)
 	jne	ret_decline
-	mov	IV_RIP(%rcx), %rsp
-	sub	$1, %rsp                          /* 0 wraps: fails as the user half's end does */
-	cmp	user_last(%rip), %rsp
-	jae	ret_decline
-	/* decided: thd_unwind.  The stack goes back (stk is a bit index: never negative), and
-	 * the caller, alive and the one that took it, holds one fewer (at least one: comp.h) */
-	mov	IV_STK(%rcx), %esp
-	bts	%rsp, C_STK_FREE(%rdx)
-	movzwl	C_ID(%r11), %esp
-	decb	C_STK_HELD(%rsp,%rdx)
+	/* decided: thd_unwind.  t returns into the caller, and the stack goes back (stk is a
+	 * bit index: never negative); the caller, alive and the one that took it, holds one
+	 * fewer (at least one: comp.h) */
+	mov	%esp, T_COMP_GEN(%rax)
+	mov	%rcx, T_COMP(%rax)
 	decb	T_NINV(%rax)
-	mov	%r11, T_COMP(%rax)
-	mov	IV_GEN(%rcx), %edx
-	mov	%edx, T_COMP_GEN(%rax)
-	mov	IV_FS(%rcx), %rdx
+	mov	IV_STK(%r11), %esp
+	bts	%rsp, C_STK_FREE(%rdx)
+	movzwl	C_ID(%rcx), %esp
+	decb	C_STK_HELD(%rsp,%rdx)
+	mov	IV_FS(%r11), %rdx
 	mov	%rdx, T_FS(%rax)
 	FPU_SETTLE
-	mov	C_PGTBL(%r11), %rax
-	mov	IV_RIP(%rcx), %r11
-	mov	IV_RSP(%rcx), %rsp
+	mov	C_PGTBL(%rcx), %rax
 	SET_SPACE
+	mov	IV_RSP(%r11), %rsp
+	mov	IV_RIP(%r11), %rcx
 	mov	fp_rdx(%rip), %rdx
-	mov	%r11, %rcx
 	mov	$HW_RFLAGS_FORCE, %r11d           /* thd_unwind's rflags */
 	mov	%rdi, %rax
 	sysretq
@@ -464,17 +464,11 @@ sw_publish:
 	mov	%r14d, SL_STATE(%r15)
 2:	ret
 
-	.section .rodata
-	.balign 8
-user_last:
-	.quad	USER_END - 1
-
 	.bss
 	.balign 8
 fp_r9:	.skip 8                                  /* invoke: the user's r9 and r11 */
 fp_r11:	.skip 8
-fp_caller:
-	.skip 8                                       /* invoke: the caller's id, for r8 */
+fp_a3:	.skip 8                                  /* invoke: a3, for rdx after wrmsr */
 fp_rdx:	.skip 8                                  /* ret: the callee's rdx, the caller's now */
 fp_scratch:
 	.skip 8
