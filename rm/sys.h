@@ -68,16 +68,30 @@ HR_SYSCALLS(HR_STUB)
  * which the thread takes along (a C call clobbers them as well).  rbp being one of them, a
  * caller that needs a frame pointer fails to build ("bp cannot be used in asm here")
  * rather than lose it.
+ *
+ * What C keeps across a call of the FPU's state, the callee may not keep either: the
+ * control word and MXCSR (rounding, precision, which exceptions trap) are taken before and
+ * put back after, and the x87 stack, which the ABI has empty at a call, is emptied
+ * (fninit), so that a callee cannot change how the caller computes from then on.  The
+ * callee's side does the same for the callee (entry.S: hr_entry_stub).
  */
 static inline long
 hr_invoke(uint64_t cap, long a0, long a1, long a2, long a3)
 {
 	register long r10 __asm__("r10") = a2;
 	register long r8 __asm__("r8") = a3;
+	uint32_t mxcsr;
+	uint16_t fcw;
 	long ret;
 
-	__asm__ volatile("syscall"
-			 : "=a"(ret), "+D"(cap), "+S"(a0), "+d"(a1), "+r"(r10), "+r"(r8)
+	__asm__ volatile("stmxcsr %[mxcsr]\n\t"
+			 "fnstcw %[fcw]\n\t"
+			 "syscall\n\t"
+			 "fninit\n\t"
+			 "fldcw %[fcw]\n\t"
+			 "ldmxcsr %[mxcsr]"
+			 : "=a"(ret), "+D"(cap), "+S"(a0), "+d"(a1), "+r"(r10),
+			   "+r"(r8), [mxcsr] "=m"(mxcsr), [fcw] "=m"(fcw)
 			 : "0"((long) HR_SYSNO_INVOKE)
 			 : "rbx", "rcx", "rbp", "r9", "r11", "r12", "r13", "r14", "r15", "memory",
 			   "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8",

@@ -19,7 +19,15 @@
 #include <string.h>
 
 enum { OP_ECHO = 1, OP_CLOBBER = 2, OP_FLAGS = 3, OP_ARGS = 4, OP_BADGED = 5, OP_SELF = 6 };
-enum { OP_DIV0 = 7, OP_GIVE = 8, OP_SEEN = 9 };
+enum { OP_DIV0 = 7, OP_GIVE = 8, OP_SEEN = 9, OP_FP_DIRTY = 10, OP_FP_SEEN = 11 };
+
+/* The x87 and SSE controls: every exception masked (the ABI's start), every one unmasked,
+ * and rounding toward zero */
+#define FCW_START   0x037f
+#define FCW_TRAPS   0x0340
+#define MXCSR_START 0x1f80
+#define MXCSR_TRAPS 0x0000
+#define MXCSR_ZERO  0x7f80
 
 #define SELF_BADGE 0x5e1fb4d9e /* a server invokes itself with this badge */
 #define RFLAGS_TF  0x100
@@ -98,6 +106,31 @@ div0(long a1, long a2, long a3, uint64_t badge, uint32_t caller)
 	return a1 / zero;
 }
 
+/* A callee that changes every FPU control a C callee must keep, rounding toward zero, and
+ * leaves three values on the x87 stack. */
+static long
+fp_dirty(long a1, long a2, long a3, uint64_t badge, uint32_t caller)
+{
+	const uint32_t mxcsr = MXCSR_ZERO;
+	const uint16_t fcw = 0x0f7f;
+
+	(void) a1, (void) a2, (void) a3, (void) badge, (void) caller;
+	__asm__ volatile("ldmxcsr %0; fldcw %1; fld1; fld1; fld1" : : "m"(mxcsr), "m"(fcw));
+	return 1;
+}
+
+/* The controls the callee starts with: MXCSR << 16 | the x87 control word. */
+static long
+fp_seen(long a1, long a2, long a3, uint64_t badge, uint32_t caller)
+{
+	uint32_t mxcsr;
+	uint16_t fcw;
+
+	(void) a1, (void) a2, (void) a3, (void) badge, (void) caller;
+	__asm__ volatile("stmxcsr %0; fnstcw %1" : "=m"(mxcsr), "=m"(fcw));
+	return (long) mxcsr << 16 | fcw;
+}
+
 static int
 serve(const char *role)
 {
@@ -120,6 +153,8 @@ serve(const char *role)
 	hr_export(OP_DIV0, div0);
 	hr_export(OP_GIVE, regs_give);
 	hr_export(OP_SEEN, regs_seen);
+	hr_export(OP_FP_DIRTY, fp_dirty);
+	hr_export(OP_FP_SEEN, fp_seen);
 	hr_serve();
 }
 
@@ -142,6 +177,41 @@ live_values(long cap)
 	long r = hr_invoke(cap, OP_CLOBBER, 41, 0, 0);
 
 	return a == 21 && b == 14 && c == 96 && d == (3 ^ 0x55) && e == 9 && x == 4.5 ? r : -1;
+}
+
+/* The FPU controls across an invocation of fp_dirty: 0 if ours came back as they were
+ * with the x87 stack empty (its top at 0), else what changed: bit 0 MXCSR, 1 the control
+ * word, 2 the stack; or the call's error. */
+static long
+fp_kept(long cap)
+{
+	uint32_t mxcsr0, mxcsr1;
+	uint16_t fcw0, fcw1, fsw;
+	long r;
+
+	__asm__ volatile("stmxcsr %0; fnstcw %1" : "=m"(mxcsr0), "=m"(fcw0));
+	r = hr_invoke(cap, OP_FP_DIRTY, 0, 0, 0);
+	__asm__ volatile("stmxcsr %0; fnstcw %1; fnstsw %2" : "=m"(mxcsr1), "=m"(fcw1), "=m"(fsw));
+	if (r != 1)
+		return r < 0 ? r : HR_EINVAL;
+	return (mxcsr0 != mxcsr1) | (fcw0 != fcw1) << 1 | ((fsw >> 11 & 7) != 0) << 2;
+}
+
+/* The controls fp_seen starts with when we invoke it with every x87 and SSE exception
+ * unmasked in ours (on hardware its first inexact result would then trap, and fault the
+ * callee for every caller; QEMU's TCG does not raise them, so the controls are what is
+ * checked).  Ours are put back after. */
+static long
+fp_unmasked(long cap)
+{
+	const uint32_t traps = MXCSR_TRAPS, start = MXCSR_START;
+	const uint16_t fcw_traps = FCW_TRAPS, fcw_start = FCW_START;
+	long r;
+
+	__asm__ volatile("ldmxcsr %0; fldcw %1" : : "m"(traps), "m"(fcw_traps));
+	r = hr_invoke(cap, OP_FP_SEEN, 0, 0, 0);
+	__asm__ volatile("fnclex; ldmxcsr %0; fldcw %1" : : "m"(start), "m"(fcw_start));
+	return r;
 }
 
 /* Each way the fast path declines an invocation, and the full path's error. */
@@ -202,6 +272,14 @@ test_isolation(long deep, long few)
 	r = few < 0 ? few : regs_raw(HR_SYSNO_INVOKE, few, OP_FLAGS, 0, 1, &changed);
 	hr_report("invoke_callee_starts_without_the_callers_flags",
 		  r > 0 && !(r & (RFLAGS_TF | RFLAGS_DF | RFLAGS_AC)), "rflags %lx",
+		  (unsigned long) r);
+	/* on deep: should either fail, few still serves the cases after */
+	r = deep < 0 ? deep : fp_kept(deep);
+	hr_report("invoke_callee_cannot_change_the_callers_fpu_controls", r == 0,
+		  "got %ld (bit 0 MXCSR, 1 x87 control word, 2 x87 stack not empty)", r);
+	r = deep < 0 ? deep : fp_unmasked(deep);
+	hr_report("invoke_callee_starts_with_the_abis_fpu_controls",
+		  r == ((long) MXCSR_START << 16 | FCW_START), "MXCSR << 16 | control word: %lx",
 		  (unsigned long) r);
 }
 
