@@ -102,6 +102,11 @@ endef
 $(foreach p,$(PROGRAMS),$(eval $(call program_rule,$(p))))
 
 PROGRAM_ELFS := $(patsubst %,$(B)/prog/%.elf,$(PROGRAMS))
+MODULE_ELFS := $(patsubst %,$(MODULE_DIR)/%.elf,$(PROGRAMS))
+$(MODULE_DIR)/%.elf: $(B)/prog/%.elf
+	$(call say,STRIP,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)strip --strip-debug -o $@ $<
 
 .PHONY: all kernel programs
 all: $(B)/kernel.elf $(PROGRAM_ELFS) images
@@ -165,7 +170,7 @@ HOST_TEST_BINS := $(foreach t,$(HOST_TESTS),$(B)/htest/$(basename $(notdir $(t))
 # and it keeps the parsed manifest until it exits); images/test/run.sh tests it.
 HRIMAGE_CFLAGS := -std=gnu11 -O2 -g $(WARN) -I. -MMD -MP
 HRIMAGE_OBJS := $(patsubst %,$(B)/host/obj/%.o,$(HRIMAGE_SRCS))
-IMAGE_INPUTS := $(HRIMAGE) $(B)/kernel.elf $(PROGRAM_ELFS) $(MANIFEST) $(TEST_MANIFESTS)
+IMAGE_INPUTS := $(HRIMAGE) $(B)/kernel.elf $(MODULE_ELFS) $(MANIFEST) $(TEST_MANIFESTS)
 # the image to build or run: IMAGE, else the default (asks hrimage, so MANIFEST errors show)
 IMAGE_NAME = name='$(IMAGE)'; [ -n "$$name" ] || name=$$($(HRIMAGE_RUN) --default) || exit 1
 
@@ -183,12 +188,12 @@ $(HRIMAGE): $(HRIMAGE_OBJS)
 images: $(IMAGE_INPUTS)
 	$(Q)$(HRIMAGE_RUN) --out $(IMAGES_OUT)
 	$(Q)for n in $$($(HRIMAGE_RUN) --list); do \
-		bash images/mkiso.sh $(IMAGES_OUT)/$$n $(B)/kernel.elf $(B)/prog || exit 1; \
+		bash images/mkiso.sh $(IMAGES_OUT)/$$n $(B)/kernel.elf $(MODULE_DIR) || exit 1; \
 	done
 
 image: $(IMAGE_INPUTS)
 	$(Q)$(IMAGE_NAME); $(HRIMAGE_RUN) --out $(IMAGES_OUT) --image "$$name" && \
-		bash images/mkiso.sh $(IMAGES_OUT)/$$name $(B)/kernel.elf $(B)/prog
+		bash images/mkiso.sh $(IMAGES_OUT)/$$name $(B)/kernel.elf $(MODULE_DIR)
 
 run: image
 	$(Q)$(IMAGE_NAME); bash images/run.sh $(IMAGES_OUT)/$$name/$$name.iso \
@@ -286,7 +291,7 @@ test: $(HOST_TEST_BINS) $(HRIMAGE) images
 # benchmarks run under -icount shift=0, where the guest TSC counts instructions
 bench: $(IMAGE_INPUTS)
 	$(Q)$(HRIMAGE_RUN) --out $(IMAGES_OUT) --image bench >/dev/null
-	$(Q)bash images/mkiso.sh $(IMAGES_OUT)/bench $(B)/kernel.elf $(B)/prog
+	$(Q)bash images/mkiso.sh $(IMAGES_OUT)/bench $(B)/kernel.elf $(MODULE_DIR)
 	$(Q)bash images/run.sh $(IMAGES_OUT)/bench/bench.iso --icount --timeout 600 | \
 		tr -d '\r' | sed -n 's/^\[[^]]*\] \(bench .*\)/\1/p'
 
@@ -296,7 +301,7 @@ TRACE_OUT := $(B)/trace
 trace: $(IMAGE_INPUTS)
 	$(Q)$(IMAGE_NAME); d=$(TRACE_OUT)/images/$$name; \
 	$(HRIMAGE_RUN) --out $(TRACE_OUT)/images --image "$$name" --trace >/dev/null && \
-	bash images/mkiso.sh $$d $(B)/kernel.elf $(B)/prog && . $$d/image.env && \
+	bash images/mkiso.sh $$d $(B)/kernel.elf $(MODULE_DIR) && . $$d/image.env && \
 	{ bash images/run.sh $$d/$$name.iso --icount --timeout "$$TIMEOUT_S" \
 		--trace $(TRACE_OUT)/$$name.raw >$(TRACE_OUT)/$$name.log; \
 	  echo "  console: $(TRACE_OUT)/$$name.log (QEMU exit $$?)"; } && \

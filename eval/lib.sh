@@ -47,7 +47,7 @@ image_known() {
 	fi
 	if [ -z "${manifest_images:-}" ]; then
 		make -s --no-print-directory build/host/hrimage
-		manifest_images=" $(build/host/hrimage MANIFEST --programs build/prog --list | tr '\n' ' ') "
+		manifest_images=" $(build/host/hrimage MANIFEST --programs build/mod --list | tr '\n' ' ') "
 	fi
 	[[ $manifest_images == *" $1 "* ]]
 }
