@@ -174,7 +174,6 @@ static void
 timer_thread(void *arg)
 {
 	(void) arg;
-	gate(1, W_TIMER);
 	gate(2, W_TIMER);
 	for (int i = 0; i < N; i++) {
 		uint64_t due = hr_tsc() + hr_tick_tsc() / 3;
