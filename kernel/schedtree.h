@@ -31,7 +31,8 @@ uint32_t schedtree_rep(const struct thd *t, int level);
 void schedtree_publish(const struct thd *t);
 /* The same for t owned by scheduler `owner` (t->chain[t->depth]) and not blocked by one of
  * owner's ancestors: the owner's slot, and for a child scheduler's c^s its parent's view of
- * the child too.  Inline: the fast switch knows the owner and publishes twice. */
+ * the child too.  Inline: an activation knows its event thread's owner (schedtree_activate);
+ * the fast switch does the same in assembly (arch/x86_64/fastpath.S: sw_publish). */
 static inline __attribute__((always_inline)) void
 schedtree_publish_to(const struct thd *t, const struct comp *owner)
 {
@@ -50,8 +51,9 @@ schedtree_publish_to(const struct thd *t, const struct comp *owner)
 /* Charge time and move the accounting from cur to next (either may be NULL: idle). */
 void schedtree_account(struct thd *from, struct thd *to, int from_level);
 
-/* The accounting clock (schedtree.c's header comment tells how it works); here so that
- * the fast switch's accounting is inline. */
+/* The accounting clock (schedtree.c's header comment tells how it works); here for
+ * schedtree_account_down, and for the fast switch, which reads it through fastpath.h's
+ * offsets (A_). */
 struct schedtree_acct {
 	uint64_t since[HR_DEPTH_MAX + 1]; /* valid where since_gen[i] == open_gen */
 	uint64_t since_gen[HR_DEPTH_MAX + 1];

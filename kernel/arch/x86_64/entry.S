@@ -57,7 +57,8 @@
  * invoke and ret try their fast path (fastpath.S) first, before any register is saved:
  * the thread goes on running, in another component, so nothing of it needs to be in its
  * frame.  A fast path that declines puts back the registers the user left and comes back
- * to syscall_full.
+ * to syscall_full.  thd_switch tries its own (fastpath.S: fast_switch) once the frame is
+ * saved, as a thread that switches away must leave it; a decline dispatches that frame.
  */
 	.globl syscall_entry
 syscall_entry:
