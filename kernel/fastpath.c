@@ -24,7 +24,7 @@ _Static_assert(HR_SYS_invoke == HR_SYSNO_INVOKE && HR_SYS_ret == HR_SYSNO_RET &&
 FP_AT(thd, fs, T_FS, 8);
 FP_AT(thd, id, T_ID, 2);
 FP_AT(thd, depth, T_DEPTH, 1);
-FP_AT(thd, ninv, T_NINV, 1);
+FP_AT(thd, inv_top, T_INV_TOP, 2);
 FP_AT(thd, comp, T_COMP, 8);
 FP_AT(thd, comp_gen, T_COMP_GEN, 4);
 FP_AT(thd, chain, T_CHAIN, 8 * (HR_DEPTH_MAX + 1));
@@ -61,6 +61,7 @@ _Static_assert(FP_INV_MAX == THD_INV_MAX && FP_CAP_INVOKE == CAP_INVOKE &&
 		       HR_CS_LIVE == COMP_LIVE && COMP_STACKS_MAX <= 64 &&
 		       HR_VA_USER_END == 1ull << FP_USER_END_BIT,
 	       "fastpath.S: the values it tests (a stack is a bit of one word)");
+_Static_assert(IV_SIZE * FP_INV_MAX <= UINT16_MAX, "a full inv[] in bytes fits thd.inv_top");
 
 /* ... and the fast switch (fastpath.S) */
 FP_AT(thd, regs, 0, R_SIZE);

@@ -20,7 +20,7 @@
 #define T_FS	   688
 #define T_ID	   696
 #define T_DEPTH	   705
-#define T_NINV	   707
+#define T_INV_TOP  708
 #define T_COMP	   712
 #define T_COMP_GEN 720
 #define T_CHAIN	   744

@@ -34,7 +34,7 @@ invoke_decode(struct thd *t, uint64_t slot, struct comp **out, uint64_t *badge)
 		return HR_EFAULTED;
 	if (!c->entry)
 		return refuse(HR_ENOENT, "component %u registered no entry", c->id);
-	if (t->ninv == THD_INV_MAX)
+	if (thd_ninv(t) == THD_INV_MAX)
 		return refuse(HR_EDEPTH, "invocation stack full");
 	if (!c->stk_free)
 		return HR_EBUSY;
@@ -62,12 +62,13 @@ sys_invoke(struct thd *t, uint64_t cap, long a0, long a1, long a2, long a3)
 	idx = __builtin_ctzll(c->stk_free);
 	c->stk_free &= ~(1ull << idx);
 	c->stk_held[caller->id]++;
-	t->inv[t->ninv++] = (struct inv_frame){ .comp = caller,
+	t->inv[thd_ninv(t)] = (struct inv_frame){ .comp = caller,
 						.gen = t->comp_gen,
 						.stk = idx,
 						.rip = r->rip,
 						.rsp = r->rsp,
 						.fs = t->fs };
+	t->inv_top += sizeof(struct inv_frame);
 	off = (uint64_t) idx * c->stk_stride;
 	hw_frame_call(r, c->entry, c->stk_sp0 + off,
 		      (const uint64_t[6]){ (uint64_t) a1, (uint64_t) a2, (uint64_t) a3, badge,
@@ -86,10 +87,10 @@ sys_ret(struct thd *t, long v)
 {
 	unsigned n;
 
-	if (!t->ninv)
+	if (!t->inv_top)
 		return refuse(HR_ESTATE, "no invocation to return from");
 	thd_unwind(t);
-	n = t->ninv;
+	n = t->inv_top;
 	if (thd_prepare(t)) {
 		/* every caller on the stack has died: so has the thread */
 		struct comp *owner = t->chain[t->depth];
@@ -99,5 +100,5 @@ sys_ret(struct thd *t, long v)
 	}
 	thd_fpu_settle(t);
 	hw_set_space(t->comp->pgtbl, t->fs);
-	return t->ninv == n ? v : HR_EFAULTED;
+	return t->inv_top == n ? v : HR_EFAULTED;
 }

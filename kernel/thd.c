@@ -56,9 +56,11 @@ thd_alloc(void)
 static void
 release_stacks(struct thd *t)
 {
-	for (int i = 0; i < t->ninv; i++) {
-		struct comp *callee = i + 1 < t->ninv ? t->inv[i + 1].comp : t->comp;
-		uint32_t gen = i + 1 < t->ninv ? t->inv[i + 1].gen : t->comp_gen;
+	int n = thd_ninv(t);
+
+	for (int i = 0; i < n; i++) {
+		struct comp *callee = i + 1 < n ? t->inv[i + 1].comp : t->comp;
+		uint32_t gen = i + 1 < n ? t->inv[i + 1].gen : t->comp_gen;
 		if (callee->gen == gen && t->inv[i].stk >= 0)
 			comp_stack_give(callee, t->inv[i].stk, t->inv[i].comp);
 	}
@@ -137,9 +139,10 @@ thd_idle(void)
 void
 thd_unwind(struct thd *t)
 {
-	struct inv_frame *f = &t->inv[--t->ninv];
+	struct inv_frame *f = &t->inv[thd_ninv(t) - 1];
 	struct comp *callee = t->comp;
 
+	t->inv_top -= sizeof(struct inv_frame);
 	if (f->stk >= 0 && callee->gen == t->comp_gen)
 		comp_stack_give(callee, f->stk, f->comp);
 	t->comp = f->comp;
@@ -155,7 +158,7 @@ long
 thd_prepare_unwind(struct thd *t)
 {
 	while (t->comp->gen != t->comp_gen || t->comp->state != COMP_LIVE) {
-		if (!t->ninv)
+		if (!t->inv_top)
 			return HR_ESTATE;
 		thd_unwind(t);
 		t->regs.rax = (uint64_t) HR_EFAULTED;
@@ -174,7 +177,7 @@ thd_dead(const struct thd *t)
 {
 	if (comp_alive(t->comp, t->comp_gen))
 		return 0;
-	for (int i = 0; i < t->ninv; i++)
+	for (int i = 0; i < thd_ninv(t); i++)
 		if (comp_alive(t->inv[i].comp, t->inv[i].gen))
 			return 0;
 	return 1;

@@ -36,7 +36,9 @@ struct __attribute__((aligned(16))) thd {
 	uint8_t state;	 /* enum hr_thd_state */
 	uint8_t depth;	 /* depth of the owner, chain[depth] */
 	uint8_t blocker; /* depth of the scheduler that blocked it */
-	uint8_t ninv;
+	/* the bytes of inv[] in use, ninv frames' worth (thd_ninv): the fast paths
+	 * (arch/x86_64/fastpath.S) index inv[] by it without a multiply */
+	uint16_t inv_top;
 	struct comp *comp;  /* component it executes in now */
 	uint32_t comp_gen;  /* comp's generation when entered: a reused id is not comp */
 	struct comp *home;  /* component it was created in */
@@ -47,6 +49,13 @@ struct __attribute__((aligned(16))) thd {
 	uint32_t preempted_gen;
 	struct thd *free_next;
 };
+
+/* How many invocation frames t has pushed: t->inv[thd_ninv(t) - 1] is the last. */
+static inline int
+thd_ninv(const struct thd *t)
+{
+	return t->inv_top / sizeof(struct inv_frame);
+}
 
 extern struct thd thds[HR_THD_MAX];
 extern struct thd *cur;

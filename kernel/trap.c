@@ -102,7 +102,7 @@ user_fault(struct thd *t, struct regs *r)
 
 	kprintf("[k] fault: %s in component %u (thread %u) at ip %lx addr %lx err %lx cs %lx\n",
 		what, c->id, t->id, ip, addr, r->err, r->cs);
-	if (t->ninv) {
+	if (t->inv_top) {
 		/* the caller gets an error; the callee will never run again */
 		thd_unwind(t);
 		t->regs.rax = (uint64_t) HR_EFAULTED;

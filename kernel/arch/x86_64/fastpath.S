@@ -89,19 +89,18 @@
 /* ---- invoke: cap=rdi a0=rsi a1=rdx a2=r10 a3=r8, rip=rcx rflags=r11 ------------------ */
 /*
  * The checks use rax, rcx, r9 and r11 (r9 and r11 saved) and the user's rsp, stored with
- * its rip in the frame about to be pushed (t->inv[t->ninv], no one's yet, so writing it
+ * its rip in the frame about to be pushed (t->inv[ninv], no one's yet, so writing it
  * changes nothing); rdi becomes slot * 16 in place.  A decline undoes exactly that.
  */
-#define F(x) T_INV + x(%rax,%r9,8)
+#define F(x) T_INV + x(%rax,%r9)
 	.globl fast_invoke
 fast_invoke:
 	mov	%r9, fp_r9(%rip)
 	mov	cur(%rip), %rax                   /* t */
-	movzbl	T_NINV(%rax), %r9d
-	cmp	$FP_INV_MAX, %r9d
+	movzwl	T_INV_TOP(%rax), %r9d             /* t->inv[ninv] is F(x) = T_INV + x(%rax,%r9) */
+	cmp	$IV_SIZE * FP_INV_MAX, %r9d
 	je	inv_decline_r9
 	mov	%r11, fp_r11(%rip)
-	lea	(%r9,%r9,4), %r9                  /* t->inv[t->ninv] is F(x) = T_INV + x(%rax,%r9,8) */
 	mov	%rcx, F(IV_RIP)
 	mov	%rsp, F(IV_RSP)
 	mov	T_FS(%rax), %r11
@@ -145,7 +144,7 @@ inv_gen:                                          /* last: esp is c's gen for t-
 	mov	%rdx, %rdi
 	mov	%r8, fp_a3(%rip)
 	/* push the frame filled in above: t runs in c now */
-	incb	T_NINV(%rax)
+	addw	$IV_SIZE, T_INV_TOP(%rax)
 	mov	%r11, T_COMP(%rax)
 	mov	%esp, T_COMP_GEN(%rax)
 	/* take c's first free stack, one more held by the caller */
@@ -179,8 +178,7 @@ inv_decline_cap:
 	shr	$4, %rdi
 inv_decline_frame:                                /* rip and rsp back from the frame */
 	mov	cur(%rip), %rax
-	movzbl	T_NINV(%rax), %r9d
-	lea	(%r9,%r9,4), %r9
+	movzwl	T_INV_TOP(%rax), %r9d
 	mov	F(IV_RIP), %rcx
 	mov	F(IV_RSP), %rsp
 	mov	fp_r11(%rip), %r11
@@ -201,12 +199,11 @@ inv_decline_r9:
 	.globl fast_ret
 fast_ret:
 	mov	cur(%rip), %rax                   /* t */
-	cmpb	$0, T_NINV(%rax)
+	cmpw	$0, T_INV_TOP(%rax)
 	je	ret_decline_rax
 	mov	%rdx, fp_rdx(%rip)
-	movzbl	T_NINV(%rax), %ecx
-	lea	(%rcx,%rcx,4), %rcx
-	lea	T_INV - IV_SIZE(%rax,%rcx,8), %r11 /* f = &t->inv[t->ninv - 1] */
+	movzwl	T_INV_TOP(%rax), %ecx
+	lea	T_INV - IV_SIZE(%rax,%rcx), %r11  /* f = &t->inv[ninv - 1] */
 	mov	T_COMP(%rax), %rdx                /* the callee */
 	mov	T_COMP_GEN(%rax), %esp
 	cmp	%esp, C_GEN(%rdx)
@@ -231,7 +228,7 @@ fast_ret:
 	 * fewer (at least one: comp.h) */
 	mov	%esp, T_COMP_GEN(%rax)
 	mov	%rcx, T_COMP(%rax)
-	decb	T_NINV(%rax)
+	subw	$IV_SIZE, T_INV_TOP(%rax)
 	mov	IV_STK(%r11), %esp
 	bts	%rsp, C_STK_FREE(%rdx)
 	movzwl	C_ID(%rcx), %esp
