@@ -539,13 +539,79 @@ schedtree_deadline(void)
 	fire_due(now);
 }
 
+/* Has p news it has not read, besides notices about its child c?  Anything else for p
+ * (a kernel event, its timer) woke its event thread, so only notices can wait unread in
+ * its ring, at most two about each child (kev.h), and in its woke bits. */
+static int
+news_besides(const struct comp *p, const struct comp *c)
+{
+	const struct hr_sched_region *r = p->region;
+	unsigned n = 0;
+
+	for (uint32_t i = r->ev_tail; i != r->ev_head; i++) { /* ev_tail is p's: at most 3 */
+		const struct hr_kevent *e = &r->ev[i % HR_KEV_RING];
+		if (++n > 2 || e->comp != c->id || (e->type != HR_KEV_IDLE && e->type != HR_KEV_WAKE))
+			return 1;
+	}
+	for (unsigned w = 0; w < HR_COMP_MAX / 64; w++)
+		if (r->woke[w] & ~(&r->woke[w] == c->woke_word ? c->woke_bit : 0))
+			return 1;
+	return 0;
+}
+
+/* Is the thread that event thread e's activation preempted still there to resume? */
+static int
+preempted_ready(const struct thd *e)
+{
+	const struct thd *p = e->preempted;
+
+	return p && p->gen == e->preempted_gen && p->state == HR_TS_READY;
+}
+
+/* Would parent p, told that its child c idled, find nothing else to run?  It said so in its
+ * last turn (c's c^s slot: alone_until, abi/hr_sched.h), has not run since (its event
+ * thread waits), has heard nothing else since, and its event thread's activation preempted
+ * no thread that it would resume (sys_event_wait) on its way to idling. */
+static int
+idles_with(const struct comp *p, const struct comp *c, uint64_t now)
+{
+	return c->cs && p->evt && p->evt->state == HR_TS_EVWAIT &&
+	       now < p->region->slot[c->cs->id].alone_until && !news_besides(p, c) &&
+	       !preempted_ready(p->evt);
+}
+
+/*
+ * Scheduler s idles.  Its parent hears HR_KEV_IDLE and takes a turn, which, when s was all
+ * it had to run, only finds that it idles too, and so on up: a turn per level, each a
+ * scheduler's whole loop (about 1100 instructions), during which a wake-up below waits, as
+ * the kernel does not preempt a scheduler's turn for its descendants.  So a parent that
+ * said s is all it has (idles_with) idles with s instead, its notice read on its next
+ * turn, and its own parent hears that it idled: a few loads per level.  Returns the
+ * ancestor to take a turn (NULL: none, the CPU idles).
+ */
+static struct comp *
+idle_up(struct comp *s)
+{
+	uint64_t now = hw_tsc();
+	struct comp *p;
+
+	for (; (p = s->parent) && p->is_sched; s = p) {
+		int with = idles_with(p, s, now); /* before the notice, which is news */
+		notice(s, HR_KEV_IDLE);
+		if (!with)
+			return p;
+	}
+	return p;
+}
+
 /* ---- system calls -------------------------------------------------------------------- */
 
 long
 sys_event_wait(struct thd *t)
 {
-	struct comp *s = t->comp;
+	struct comp *s = t->comp, *up;
 	struct thd *p = t->preempted;
+	int resume;
 
 	if (!s->is_sched || s->evt != t)
 		return refuse(HR_EPERM, "thread %u is not the event thread of %u", t->id, s->id);
@@ -556,26 +622,26 @@ sys_event_wait(struct thd *t)
 	t->regs.rax = 1;
 	t->state = HR_TS_EVWAIT;
 	schedtree_publish(t);
-	t->preempted = 0;
 	/* resume what we preempted, unless it is ours and we published that it may not run
 	 * (a server out of budget): then it waits for us, not for the next event */
-	if (p && p->gen == t->preempted_gen && p->state == HR_TS_READY &&
-	    (!schedtree_sees(s, p) || slot_of(p, s->depth)->prio != HR_PRIO_IDLE)) {
+	resume = preempted_ready(t) &&
+		 (!schedtree_sees(s, p) || slot_of(p, s->depth)->prio != HR_PRIO_IDLE);
+	t->preempted = 0;
+	if (resume) {
 		if (thd_prepare(p) == 0) {
 			thd_dispatch(p, 0);
 			return 1;
 		}
 		thd_free(p);
 	}
-	/* nothing of ours to resume: the CPU goes back to our parent, who must know */
+	/* nothing of ours to resume: the CPU goes back to an ancestor, who must know */
 	thd_stop();
-	if (s->parent && s->parent->is_sched) {
-		notice(s, HR_KEV_IDLE);
-		trace_activate(s->parent);
-	}
+	up = idle_up(s);
+	if (up && up->is_sched)
+		trace_activate(up);
 	if (cur)
 		return 1;
-	thd_reschedule(s->parent);
+	thd_reschedule(up);
 }
 
 /* The live thread tid, owned by scheduler s itself (not granted further). */

@@ -21,7 +21,7 @@
 
 static struct schedcore core;
 static const struct sched_hooks *hooks;
-static uint64_t woke_at;    /* when our event thread last came back from waiting */
+static uint64_t woke_at;    /* when our event thread's latest turn began */
 static uint64_t layer_next; /* when our layer wants a turn of its own, as this turn's hook said */
 static uint64_t tick_tsc;
 static uint32_t evt_tid;
@@ -277,7 +277,6 @@ idle(uint64_t now)
 		hr_timer_next((long) timer_value(t));
 	armed = t;
 	hr_event_wait();
-	woke_at = hr_tsc();
 }
 
 /* Run tid until our next event, arming our timer on the way when it changed: one system
@@ -310,6 +309,32 @@ tell_holds(void)
 {
 	POL_FOR_EACH(h, schedcore_holds(&core))
 	hr_sched_hold(core.ent[h].tid, core.ent[h].held);
+}
+
+/* The c^s whose slot tells the kernel that its child is all we have (alone_until), or 0. */
+static uint32_t alone_tid;
+
+static __attribute__((noinline)) void
+alone_set(uint32_t tid, uint64_t until)
+{
+	if (alone_tid)
+		hr_region()->slot[alone_tid].alone_until = 0;
+	alone_tid = until ? tid : 0;
+	if (alone_tid)
+		hr_region()->slot[alone_tid].alone_until = until;
+}
+
+/* Entity id runs next: tell the kernel whether it is a child that is all we have, and until
+ * when (schedcore_alone).  What an idle turn leaves stands: nothing of ours is awake then,
+ * so whenever the kernel may read it (our event thread waiting, nothing else new), a turn
+ * would find the same. */
+static inline __attribute__((always_inline)) void
+alone_mark(int32_t id, uint64_t now)
+{
+	uint64_t until = schedcore_alone(&core, id, now);
+
+	if (until || alone_tid)
+		alone_set(core.ent[id].tid, until);
 }
 
 /* One turn: learn what happened, then pick; returns the entity to run or POL_IDLE. */
@@ -346,7 +371,7 @@ sched_run(void)
 		hr_die("cannot become the event thread: %s", hr_strerror(r));
 	schedcore_start_periods(&core, hr_tsc());
 	for (;;) {
-		uint64_t now = hr_tsc();
+		uint64_t now = woke_at = hr_tsc();
 		/* the kernel's hint is good for the decision right after an activation only */
 		uint32_t preempted = hr_region()->preempted, tid;
 		int32_t id;
@@ -357,6 +382,7 @@ sched_run(void)
 			continue;
 		}
 		tid = schedcore_dispatch(&core, hr_region(), id, preempted);
+		alone_mark(id, now);
 		r = run(tid, now);
 		if (r == 0 || r == HR_EAGAIN || r == HR_EPEVT)
 			continue; /* the next turn fetches whatever arrived */

@@ -55,8 +55,10 @@ void sched_block_self(void);
 void sched_wake_thread(uint32_t tid);
 /* A child's thread in our services blocks here, at our level (events.c). */
 void sched_block_here(void);
-/* TSC at which our event thread last returned from waiting for an event: its first
- * instruction after the kernel woke it (what the IRQ-latency benchmark measures to). */
+/* TSC at which our event thread began its latest turn: after the kernel woke it, its
+ * first look at the clock (what the IRQ-latency benchmark measures to).  It waits in two
+ * places, idle (event_wait) and dispatching (thd_switch's HR_SW_EVWAIT), and comes back
+ * from either to the top of its loop. */
 uint64_t sched_woke_at(void);
 /* Timer ticks -> TSC. */
 uint64_t sched_ticks(uint64_t ticks);

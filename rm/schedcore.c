@@ -451,6 +451,18 @@ publish(struct schedcore *c, struct hr_sched_region *r, uint64_t now)
 	c->fresh = steady;
 }
 
+/* schedcore_alone for a child alone: its budget's part. */
+uint64_t
+schedcore_alone_budget(struct schedcore *c, long id, uint64_t now)
+{
+	uint64_t left = c->steady & (1ull << id) ? UINT64_MAX
+						  : c->pol->budget_left(c->state, (uint32_t) id, now);
+
+	if (left == UINT64_MAX)
+		return UINT64_MAX;
+	return left > c->min_gap ? pol_time_add(now, left - c->min_gap) : 0;
+}
+
 uint64_t
 schedcore_holds(struct schedcore *c)
 {

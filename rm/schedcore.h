@@ -172,6 +172,22 @@ schedcore_idle_forever(const struct schedcore *c)
 }
 /* The entity to run at now, or POL_IDLE, and every entity's priority published in r. */
 int32_t schedcore_choose(struct schedcore *c, struct hr_sched_region *r, uint64_t now);
+uint64_t schedcore_alone_budget(struct schedcore *c, long id, uint64_t now);
+/*
+ * Until when entity id, chosen to run at now, is all we have that could run: 0 if it is a
+ * thread, or if anything else of ours is awake or has asked for something.  A turn of ours
+ * on its HR_KEV_IDLE before then would only block it, publish its priority as it stands
+ * and idle, so the kernel may idle us with it instead (abi/hr_sched.h: alone_until).  Its
+ * budget must last more than min_gap past then: a child idle with less is held, which
+ * takes that turn (publish).  Inline: every turn that runs something asks.
+ */
+static inline uint64_t
+schedcore_alone(struct schedcore *c, long id, uint64_t now)
+{
+	if (c->ent[id].kind != ENT_CHILD || (c->awake & ~(1ull << id)) || c->asked)
+		return 0;
+	return schedcore_alone_budget(c, id, now);
+}
 /*
  * The children whose hold the kernel must now be told (sys_sched_hold: thread ent[id].tid,
  * value ent[id].held), as a mask of ids; each `held` already says the new value.  A child

@@ -59,7 +59,12 @@ struct hr_slot {
 	uint64_t consumed; /* kernel: TSC charged to this slot (closed intervals) */
 	uint32_t blocker;  /* kernel: depth of the scheduler that blocked it (state BLOCKED) */
 	uint32_t flags;	   /* kernel: HR_SLOT_* */
-	uint64_t resv;
+	/* scheduler, a child's c^s: until this TSC the child is all we have to run, so that
+	 * should its scheduler idle before then, we idle with it (0: we would take a turn).
+	 * The kernel then tells our parent we idled, and us HR_KEV_IDLE for our next turn,
+	 * without running us (kernel/schedtree.c: idle_up); only while our event thread waits
+	 * and we have no other news.  Clear it when the child is no longer all we have. */
+	uint64_t alone_until;
 };
 _Static_assert(sizeof(struct hr_slot) == 32, "hr_slot is ABI");
 

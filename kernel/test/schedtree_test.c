@@ -13,6 +13,7 @@
 #include "syscall.h"
 #include "trace.h"
 
+#include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -133,11 +134,14 @@ thd_prepare_unwind(struct thd *t)
 	(void) t;
 	return 0; /* every thread's component lives: thd_prepare's check says so first */
 }
+/* the idle tests: where the CPU went once no thread was dispatched (NULL: it idles) */
+static jmp_buf resched_jb;
+static struct comp *resched_from;
 _Noreturn void
 thd_reschedule(struct comp *s)
 {
-	(void) s;
-	abort();
+	resched_from = s;
+	longjmp(resched_jb, 1);
 }
 void
 thd_stop(void)
@@ -612,6 +616,101 @@ TEST(a_wake_under_running_parents_tells_only_the_parent)
 	frame_for_i();
 	thd_dispatch(&er, 0);
 	CHECK(!root_told_o_woke()); /* nothing more for R: it sees O runnable */
+	cur = 0;
+}
+
+/* ---- idling with a child: a parent that said the child is all it has takes no turn ---- */
+
+/* O said I is all it has, and R that O is (abi/hr_sched.h: alone_until). */
+static void
+alone_marks(void)
+{
+	wreg[2].slot[ei.id].alone_until = FAR;
+	wreg[0].slot[eo.id].alone_until = FAR;
+}
+
+/* I's thread sleeps and I idles: 1 if the CPU went to no thread (resched_from says who was
+ * to find one), 0 if a thread was dispatched (cur). */
+static int
+i_idles(void)
+{
+	ei.state = HR_TS_READY;
+	cur = &ei;
+	resched_from = &comps[0];
+	if (setjmp(resched_jb))
+		return 1;
+	CHECK_EQ(sys_event_wait(&ei), 1);
+	return 0;
+}
+
+/* Does scheduler c's ring hold, unread, just the notice that child k idled? */
+static int
+told_idle(const struct comp *c, const struct comp *k)
+{
+	const struct hr_sched_region *r = c->region;
+
+	return r->ev_head - r->ev_tail == 1 && r->ev[r->ev_tail].type == HR_KEV_IDLE &&
+	       r->ev[r->ev_tail].comp == k->id;
+}
+
+TEST(a_child_that_was_all_its_parents_had_idles_them_without_a_turn)
+{
+	wtree();
+	alone_marks();
+	CHECK(i_idles());
+	CHECK(resched_from == 0); /* the CPU idles */
+	CHECK(eo.state == HR_TS_EVWAIT && er.state == HR_TS_EVWAIT); /* neither took a turn */
+	CHECK(told_idle(wo, wi) && told_idle(wr, wo));		     /* each hears it next turn */
+	/* and a wake-up below reaches R, as after their turns */
+	frame_for_i();
+	CHECK(cur == &ei);
+	thd_dispatch(&er, 0);
+	CHECK(root_told_o_woke());
+	cur = 0;
+}
+
+TEST(a_parent_with_other_news_takes_its_turn_its_child_idles_with_the_one_below)
+{
+	wtree();
+	alone_marks();
+	*kev_woke_word(&wreg[0], wu->id) |= kev_woke_bit(wu->id); /* U woke, R not yet told */
+	CHECK(!i_idles());
+	CHECK(cur == &er); /* R runs to hear of O and of U */
+	CHECK(eo.state == HR_TS_EVWAIT && told_idle(wo, wi) && told_idle(wr, wo));
+	cur = 0;
+}
+
+TEST(a_parent_whose_word_has_lapsed_takes_its_turn)
+{
+	wtree();
+	alone_marks();
+	wreg[2].slot[ei.id].alone_until = 1;
+	CHECK(!i_idles());
+	CHECK(cur == &eo);
+	CHECK(er.state == HR_TS_EVWAIT && wreg[0].ev_head == 0); /* R heard nothing */
+	cur = 0;
+}
+
+TEST(a_parent_whose_event_thread_does_not_wait_takes_its_turn)
+{
+	wtree();
+	alone_marks();
+	eo.state = HR_TS_READY; /* O's event thread was woken, and something outranked it */
+	CHECK(i_idles());
+	CHECK(resched_from == wo); /* the CPU goes to O */
+	CHECK(told_idle(wo, wi) && wreg[0].ev_head == 0);
+	cur = 0;
+}
+
+TEST(a_parent_whose_activation_preempted_a_thread_still_ready_takes_its_turn)
+{
+	wtree();
+	alone_marks();
+	eo.preempted = &tu; /* O's event thread took the CPU from U's task, which is ready */
+	eo.preempted_gen = tu.gen;
+	CHECK(!i_idles());
+	CHECK(cur == &eo); /* O runs, and on its way to idling resumes U's task */
+	CHECK(er.state == HR_TS_EVWAIT && wreg[0].ev_head == 0);
 	cur = 0;
 }
 

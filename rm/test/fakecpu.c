@@ -142,6 +142,10 @@ turn(struct fake *f, uint64_t *at)
 	*at = schedcore_timer(&f->c, f->now, UINT64_MAX, f->now, id == POL_IDLE);
 	tid = schedcore_dispatch(&f->c, &f->r, id, 0);
 	CHECK(id == POL_IDLE ? tid == 0 : tid == f->t[id].tid);
+	if (id != POL_IDLE) { /* rm/sched.c: alone_mark; an idle turn leaves it */
+		f->alone_until = schedcore_alone(&f->c, id, f->now);
+		f->alone = id;
+	}
 	f->turns++;
 	if (f->on_turn)
 		f->on_turn(f, id);
@@ -226,7 +230,20 @@ outside_events(struct fake *f, int turn_anyway)
 	return turn;
 }
 
-/* Run what is on the CPU until end (or until its work is done): 1 if it stopped. */
+/* Child id idled: does the kernel idle us with it (kernel/schedtree.c: idles_with)? */
+static int
+idles_with(const struct fake *f, long id)
+{
+	if (f->alone != id || f->now >= f->alone_until)
+		return 0;
+	SCHEDCORE_FOR_EACH(x, &f->c)
+	if ((long) x != id && f->kev[x]) /* news besides */
+		return 0;
+	return 1;
+}
+
+/* Run what is on the CPU until end (or until its work is done): 1 if it stopped and we
+ * must take a turn. */
 static int
 run(struct fake *f, uint64_t end)
 {
@@ -249,6 +266,11 @@ run(struct fake *f, uint64_t end)
 	if (t->work)
 		return 0;
 	stop(f, f->cur);
+	if (f->c.ent[f->cur].kind == ENT_CHILD && idles_with(f, f->cur)) {
+		f->cur = POL_IDLE;
+		f->idled_with++;
+		return 0;
+	}
 	return 1;
 }
 

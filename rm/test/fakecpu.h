@@ -6,8 +6,11 @@
  * until a time (REQ_SLEEP) or block until an outside event wakes it.  A child (ENT_CHILD)
  * goes idle instead (the kernel's HR_KEV_IDLE) and its own timer wakes it: the kernel then
  * runs it at once, without a turn of ours, if what we published for it is more urgent than
- * what runs (HR_KEV_WAKE waits for our next turn), else it wakes our event thread.  It
- * records, from its own point of view, when each entity ran and when it did not want to.
+ * what runs (HR_KEV_WAKE waits for our next turn), else it wakes our event thread.  A
+ * child that idles while it is all we have (schedcore_alone, as rm/sched.c tells it) and
+ * nothing else is new idles us with it, as the kernel does (kernel/schedtree.c: idle_up):
+ * no turn, its HR_KEV_IDLE read on our next.  It records, from its own point of view, when
+ * each entity ran and when it did not want to.
  */
 #ifndef RM_TEST_FAKECPU_H
 #define RM_TEST_FAKECPU_H
@@ -52,6 +55,9 @@ struct fake {
 	uint8_t kev[POL_MAX];	    /* a child's news for our next turn: HR_KEV_IDLE, _WAKE */
 	uint8_t held[POL_MAX];	    /* the kernel's holds, as schedcore_holds told them */
 	uint64_t quiet;		    /* child wake-ups that ran the child without a turn */
+	int32_t alone;		    /* the child the last dispatching turn said is all we have */
+	uint64_t alone_until;	    /* ... until then (0: none) */
+	uint64_t idled_with;	    /* child idles that idled us with it, without a turn */
 	struct fake_thd t[POL_MAX]; /* by entity id */
 	/* called when entity id's work is done, before it stops (may set pause, block,
 	 * next_work); NULL: it stops as its fields say */
