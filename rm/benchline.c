@@ -1,5 +1,6 @@
 /* benchline.c - benchmark figures as console lines (benchline.h). */
 #include "benchline.h"
+#include "runtime.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,4 +22,13 @@ bench_line(const char *name, const char *keys, uint64_t *samples, size_t n)
 	printf("bench %s%s%s median=%lu p99=%lu max=%lu unit=instr\n", name, *keys ? " " : "", keys,
 	       (unsigned long) samples[n / 2], (unsigned long) samples[(n * 99 + 99) / 100 - 1],
 	       (unsigned long) samples[n - 1]);
+}
+
+uint64_t
+bench_between_ticks(unsigned n)
+{
+	const volatile struct hr_kinfo *k = (const volatile struct hr_kinfo *) HR_VA_KINFO;
+	uint64_t at = k->tick_at, step = hr_tick_tsc() / n, since = hr_tsc() - at;
+
+	return at + (since / step + 1) * step + step / 2;
 }

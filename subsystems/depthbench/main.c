@@ -168,15 +168,16 @@ event_b(void *arg)
 }
 HR_TASK(event_b);
 
-/* Highest priority: sleeps until a deadline a third of a tick away (so that it falls
- * between periodic ticks), and measures how late it runs. */
+/* Highest priority: sleeps until a deadline about a third of a tick away, halfway between
+ * two marks a third of a tick apart (so that its sample is over before the next periodic
+ * tick, bench_between_ticks), and measures how late it runs. */
 static void
 timer_thread(void *arg)
 {
 	(void) arg;
 	gate(2, W_TIMER);
 	for (int i = 0; i < N; i++) {
-		uint64_t due = hr_tsc() + hr_tick_tsc() / 3;
+		uint64_t due = bench_between_ticks(3);
 		sched_sleep(due);
 		t_timer[i] = hr_tsc() - due;
 	}

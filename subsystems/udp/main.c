@@ -480,23 +480,6 @@ receiver_gone(int *was_away)
 	return home && *was_away;
 }
 
-/*
- * The next of n times a tick, each halfway between two of the kernel's n-per-tick marks
- * from the last tick: a frame sent then has its interrupt, and the receiver its wake-up,
- * long before the next tick, so no sample holds the tick's own work (about 180
- * instructions, at any depth), only the path it measures.  Sleeping a quarter tick from
- * "now" instead let the send drift across the tick, and the odd sample that met one set
- * the maximum of whichever depth it fell in.
- */
-static uint64_t
-between_ticks(unsigned n)
-{
-	const struct hr_kinfo *k = (const struct hr_kinfo *) HR_VA_KINFO;
-	uint64_t step = hr_tick_tsc() / n, since = hr_tsc() - k->tick_at;
-
-	return k->tick_at + (since / step + 1) * step + step / 2;
-}
-
 static void
 irq_pinger(void *arg)
 {
@@ -508,7 +491,7 @@ irq_pinger(void *arg)
 		hr_die("irq: cannot open card 1");
 	await_cards();
 	while (!receiver_gone(&away)) {
-		sched_sleep(between_ticks(4));
+		sched_sleep(bench_between_ticks(4)); /* no sample meets the tick */
 		send_udp(card0, SERVER_IP, CLIENT_PORT, IRQ_PORT, "ping", 4);
 	}
 }
