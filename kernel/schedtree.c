@@ -586,7 +586,7 @@ idles_with(const struct comp *p, const struct comp *c, uint64_t now)
  * scheduler's whole loop (about 1100 instructions), during which a wake-up below waits, as
  * the kernel does not preempt a scheduler's turn for its descendants.  So a parent that
  * said s is all it has (idles_with) idles with s instead, its notice read on its next
- * turn, and its own parent hears that it idled: a few loads per level.  Returns the
+ * turn, and its own parent hears that it idled: about 80 instructions a level.  Returns the
  * ancestor to take a turn (NULL: none, the CPU idles).
  */
 static struct comp *
