@@ -61,7 +61,7 @@ _Static_assert(FP_INV_MAX == THD_INV_MAX && FP_CAP_INVOKE == CAP_INVOKE &&
 		       HR_CS_LIVE == COMP_LIVE && COMP_STACKS_MAX <= 64 &&
 		       HR_VA_USER_END == 1ull << FP_USER_END_BIT,
 	       "fastpath.S: the values it tests (a stack is a bit of one word)");
-_Static_assert(IV_SIZE * FP_INV_MAX <= UINT16_MAX, "a full inv[] in bytes fits thd.inv_top");
+_Static_assert(IV_SIZE *FP_INV_MAX <= UINT16_MAX, "a full inv[] in bytes fits thd.inv_top");
 
 /* ... and the fast switch (fastpath.S) */
 FP_AT(thd, regs, 0, R_SIZE);

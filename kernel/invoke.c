@@ -63,11 +63,11 @@ sys_invoke(struct thd *t, uint64_t cap, long a0, long a1, long a2, long a3)
 	c->stk_free &= ~(1ull << idx);
 	c->stk_held[caller->id]++;
 	t->inv[thd_ninv(t)] = (struct inv_frame){ .comp = caller,
-						.gen = t->comp_gen,
-						.stk = idx,
-						.rip = r->rip,
-						.rsp = r->rsp,
-						.fs = t->fs };
+						  .gen = t->comp_gen,
+						  .stk = idx,
+						  .rip = r->rip,
+						  .rsp = r->rsp,
+						  .fs = t->fs };
 	t->inv_top += sizeof(struct inv_frame);
 	off = (uint64_t) idx * c->stk_stride;
 	hw_frame_call(r, c->entry, c->stk_sp0 + off,

@@ -550,7 +550,8 @@ news_besides(const struct comp *p, const struct comp *c)
 
 	for (uint32_t i = r->ev_tail; i != r->ev_head; i++) { /* ev_tail is p's: at most 3 */
 		const struct hr_kevent *e = &r->ev[i % HR_KEV_RING];
-		if (++n > 2 || e->comp != c->id || (e->type != HR_KEV_IDLE && e->type != HR_KEV_WAKE))
+		if (++n > 2 || e->comp != c->id ||
+		    (e->type != HR_KEV_IDLE && e->type != HR_KEV_WAKE))
 			return 1;
 	}
 	for (unsigned w = 0; w < HR_COMP_MAX / 64; w++)

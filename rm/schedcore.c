@@ -455,8 +455,9 @@ publish(struct schedcore *c, struct hr_sched_region *r, uint64_t now)
 uint64_t
 schedcore_alone_budget(struct schedcore *c, long id, uint64_t now)
 {
-	uint64_t left = c->steady & (1ull << id) ? UINT64_MAX
-						  : c->pol->budget_left(c->state, (uint32_t) id, now);
+	uint64_t left = c->steady & (1ull << id)
+				? UINT64_MAX
+				: c->pol->budget_left(c->state, (uint32_t) id, now);
 
 	if (left == UINT64_MAX)
 		return UINT64_MAX;

@@ -658,9 +658,10 @@ TEST(a_child_that_was_all_its_parents_had_idles_them_without_a_turn)
 	wtree();
 	alone_marks();
 	CHECK(i_idles());
-	CHECK(resched_from == 0); /* the CPU idles */
-	CHECK(eo.state == HR_TS_EVWAIT && er.state == HR_TS_EVWAIT); /* neither took a turn */
-	CHECK(told_idle(wo, wi) && told_idle(wr, wo));		     /* each hears it next turn */
+	/* the CPU idles, neither O nor R took a turn, and each hears of it on its next */
+	CHECK(resched_from == 0);
+	CHECK(eo.state == HR_TS_EVWAIT && er.state == HR_TS_EVWAIT);
+	CHECK(told_idle(wo, wi) && told_idle(wr, wo));
 	/* and a wake-up below reaches R, as after their turns */
 	frame_for_i();
 	CHECK(cur == &ei);

@@ -241,7 +241,8 @@ TEST(schedcore_a_child_alone_idles_us_with_it_and_gets_its_budget_and_no_more)
 		       f.t[c].off.n, (unsigned long long) turns);
 		if (!k) { /* a sporadic one's idles mostly leave it short of min_gap: held */
 			CHECK(f.idled_with > f.t[c].off.n / 3);
-			CHECK(turns < 2 * f.t[c].off.n); /* fewer than one per idle and one per wake */
+			/* fewer than one per idle and one per wake */
+			CHECK(turns < 2 * f.t[c].off.n);
 		}
 		for (uint64_t a = 0; a + 10 * T <= 1000 * T && !check_failed_now; a += 10 * T) {
 			uint64_t got = fake_ran(&f, c, a, a + 10 * T);
