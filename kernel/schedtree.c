@@ -351,7 +351,6 @@ schedtree_activate(struct comp *s)
 	if (!e || e->state != HR_TS_EVWAIT)
 		return;
 	e->state = HR_TS_READY;
-	s->evt_pending = 0;
 	if (e->chain[e->depth] == s) /* its own, as it usually is: no owner to look up */
 		schedtree_publish_to(e, s);
 	else
@@ -368,6 +367,10 @@ schedtree_activate(struct comp *s)
 			parted = (struct parted){ cur, e, k };
 		thd_dispatch(e, 0);
 	}
+	/* Nothing is pending that its turn will not read: cleared last, as the dispatch
+	 * above may have told s notices that waited for it (schedtree_woke_tell), which
+	 * would otherwise make it take a second turn for news its first one read. */
+	s->evt_pending = 0;
 }
 
 /* Queue ev for s without waking its event thread: it sees it when it next looks. */

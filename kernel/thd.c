@@ -198,11 +198,11 @@ thd_reschedule(struct comp *s)
 {
 	for (; s; s = s->parent) {
 		struct thd *e = s->evt;
+		int waited;
 		if (!e || e == cur)
 			continue;
-		if (e->state == HR_TS_EVWAIT) {
+		if ((waited = e->state == HR_TS_EVWAIT)) {
 			e->state = HR_TS_READY;
-			s->evt_pending = 0;
 			schedtree_publish(e);
 		}
 		if (e->state != HR_TS_READY)
@@ -212,6 +212,10 @@ thd_reschedule(struct comp *s)
 			continue;
 		}
 		thd_dispatch(e, 0);
+		/* one that waited reads all its news in the turn it starts, what the dispatch
+		 * told it too (schedtree_activate); one in its turn keeps what it has not read */
+		if (waited)
+			s->evt_pending = 0;
 		hw_ret_to_user();
 	}
 	thd_idle();

@@ -602,6 +602,21 @@ TEST(a_wake_below_an_idle_parent_reaches_the_grandparent_when_the_cpu_idles)
 	cur = 0;
 }
 
+TEST(an_ancestor_activated_after_a_wake_below_hears_of_it_in_the_turn_it_starts)
+{
+	wtree();
+	both_idle();
+	root_reads();
+	cur = 0;
+	frame_for_i(); /* I runs at once: R is to hear that O woke at a dispatch above */
+	CHECK(cur == &ei && !root_told_o_woke());
+	schedtree_post(wr, (struct hr_kevent){ .type = HR_KEV_NET, .comp = wr->id });
+	CHECK(cur == &er);	   /* R preempts I ... */
+	CHECK(root_told_o_woke()); /* ... told on the way ... */
+	CHECK(!wr->evt_pending);   /* ... and its turn reads it: no second turn for it */
+	cur = 0;
+}
+
 TEST(a_wake_under_running_parents_tells_only_the_parent)
 {
 	wtree();
