@@ -314,6 +314,8 @@ tell_holds(void)
 /* The c^s whose slot tells the kernel that its child is all we have (alone_until), or 0. */
 static uint32_t alone_tid;
 
+/* Say that c^s tid's child is all we have until `until` (0: that none is), taking it back
+ * from the c^s it was said of before. */
 static __attribute__((noinline)) void
 alone_set(uint32_t tid, uint64_t until)
 {
