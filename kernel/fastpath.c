@@ -85,7 +85,7 @@ FP_AT(schedtree_acct, open_gen, A_OPEN_GEN, 8);
 FP_AT(schedtree_acct, open_all_at, A_OPEN_ALL_AT, 8);
 FP_AT(schedtree_acct, stolen, A_STOLEN, 8);
 FP_AT(schedtree_acct, nowed, A_NOWED, 4);
-FP_AT(schedtree_acct, woke_depth, A_WOKE_DEPTH, 1);
+FP_AT(schedtree_acct, woke_mask, A_WOKE_MASK, 4);
 #undef FP_AT
 _Static_assert(sizeof(struct thd) == T_SIZE && sizeof(struct hr_slot) == 32 &&
 		       sizeof(trace_on) == 1 && sizeof(hw_ts_set) == 4 && sizeof(cur->depth) == 1,

@@ -85,7 +85,7 @@
 #define A_OPEN_ALL_AT 280
 #define A_STOLEN      288
 #define A_NOWED	      296
-#define A_WOKE_DEPTH  300
+#define A_WOKE_MASK   300
 
 #define FP_THD_MAX    256  /* HR_THD_MAX */
 #define FP_SW_BLOCK   0x01 /* HR_SW_* */

@@ -163,8 +163,8 @@ schedtree_charge(struct comp *s, uint64_t tsc)
 		charge_up(s, tsc);
 }
 
-/* the parent whose ancestors are still to be told it woke (schedtree_woke_tell), or NULL;
- * its depth is schedtree_acct.woke_depth (0: none) */
+/* the scheduler whose ancestors may still be told that their child on its path woke
+ * (schedtree_woke_tell), at the depths of schedtree_acct.woke_mask; NULL: none */
 static struct comp *woke_from;
 
 /* Where an activated event thread and the thread it preempts part (preempts found it), for
@@ -199,9 +199,9 @@ schedtree_account(struct thd *from, struct thd *to, int level)
 	}
 	if (!to)
 		return;
-	/* the event threads told there live above woke_from: tell them before any may run */
-	if (__builtin_expect(to->depth < schedtree_acct.woke_depth, 0))
-		schedtree_woke_tell();
+	/* a scheduler at to's depth may run now: what it is to be told first */
+	if (__builtin_expect(schedtree_acct.woke_mask >> to->depth & 1, 0))
+		schedtree_woke_tell(to->depth);
 	if (k == 0) {
 		/* every level opens now (from idle, or across the root's entities): one stamp
 		 * for all, whatever the depth */
@@ -305,7 +305,7 @@ schedtree_unmake(struct comp *c)
 		if (owed[i].s == c)
 			owed[i].s = 0;
 	if (woke_from == c)
-		woke_from = 0, schedtree_acct.woke_depth = 0;
+		woke_from = 0, schedtree_acct.woke_mask = 0;
 	schedtree_timer(c, 0);
 	for (uint64_t i = 0; i < HR_SCHED_REGION_PAGES; i++)
 		ptq_refund(c, pt_unmap(c->pgtbl, HR_VA_SCHED + i * HR_PAGE_SIZE));
@@ -400,7 +400,7 @@ notice(struct comp *c, uint16_t type)
 	c->notice.idle = type == HR_KEV_IDLE;
 	if (c == woke_from && c->notice.idle)
 		woke_from = 0,
-		schedtree_acct.woke_depth = 0; /* idled again: nothing of it to tell above */
+		schedtree_acct.woke_mask = 0; /* idled again: nothing of it to tell above */
 }
 
 void
@@ -423,34 +423,53 @@ schedtree_post(struct comp *s, struct hr_kevent ev)
  * its ring only when its event thread runs, and the event threads of p's ancestors are the
  * threads above p's depth: the notices wait for the first dispatch of a thread there
  * (schedtree_account), so the path from an interrupt to the woken thread stays the same at
- * any depth (the timer and irq figures).  Should p idle again first, they are moot (its
- * HR_KEV_IDLE is the truth again, notice).
+ * any depth (the timer and irq figures).  And each is told only when a thread at its own
+ * depth is dispatched, which is when it may run: one notice, so that no dispatch walks the
+ * levels either (a root woken by its own timer hears of its child only, and the levels
+ * between, if it dispatches down to them, each as it is reached).  Should p idle again
+ * first, what is left is moot (its HR_KEV_IDLE is the truth again, notice).
  */
 void
-schedtree_woke_tell(void)
+schedtree_woke_tell(unsigned depth)
 {
-	for (struct comp *s = woke_from; s && s->notice.idle && s->parent && s->parent->is_sched;
-	     s = s->parent)
-		notice(s, HR_KEV_WAKE);
-	woke_from = 0;
-	schedtree_acct.woke_depth = 0;
+	struct comp *a = woke_from;
+	unsigned d = depth + 1;
+
+	schedtree_acct.woke_mask &= ~(1u << depth);
+	if (!schedtree_acct.woke_mask)
+		woke_from = 0;
+	/* the ancestor of woke_from (or itself) at depth + 1: its id is in woke_from's path */
+	if (!a || d > a->depth)
+		return;
+	a = &comps[a->path[(d - 1) / 8] >> 8 * ((d - 1) % 8) & 0xff];
+	if (a->notice.idle && a->parent && a->parent->is_sched)
+		notice(a, HR_KEV_WAKE);
 }
 
-/* p's ancestors that idled are to hear that it woke; look whether cur is one of their
- * event threads if asked (not when cur is the woken one, below p) */
+/* Tell whatever is left to tell (a new woke_from takes over): one notice per depth. */
+static void
+woke_tell_all(void)
+{
+	while (schedtree_acct.woke_mask)
+		schedtree_woke_tell((unsigned) __builtin_ctz(schedtree_acct.woke_mask));
+}
+
+/* p's ancestors that idled are to hear that it woke, each when a thread at its depth is
+ * next dispatched (schedtree_woke_tell); look whether cur is one of their event threads if
+ * asked (not when cur is the woken one, below p) */
 static void
 woke_later(struct comp *p, int look)
 {
 	if (woke_from && woke_from != p)
-		schedtree_woke_tell();
+		woke_tell_all();
 	woke_from = p;
-	schedtree_acct.woke_depth = p->depth;
+	schedtree_acct.woke_mask = (1u << p->depth) - 1; /* every depth above p */
 	/* one of those event threads runs now, and may decide before any switch: tell it now;
 	 * any other thread there leaves the telling to the next dispatch (schedtree_account),
 	 * off the path from the interrupt to the woken thread */
-	if (look && cur && cur->depth < schedtree_acct.woke_depth && cur->home &&
+	if (look && cur && (schedtree_acct.woke_mask >> cur->depth & 1) && cur->home &&
 	    cur->home->evt == cur)
-		schedtree_woke_tell();
+		schedtree_woke_tell(cur->depth);
 }
 
 /*

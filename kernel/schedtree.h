@@ -62,14 +62,16 @@ struct schedtree_acct {
 	/* TSC spent on frames for their owners (schedtree_charge): the clock runs without
 	 * it, so that whoever the interrupt stopped does not pay for it, at any level */
 	uint64_t stolen;
-	unsigned nowed;	    /* charges still owed to ancestors (schedtree_owed_pay) */
-	uint8_t woke_depth; /* wake notices wait for a dispatch above it (schedtree_woke_tell) */
+	unsigned nowed; /* charges still owed to ancestors (schedtree_owed_pay) */
+	/* bit j: the scheduler at depth j may have a wake notice waiting for the dispatch of
+	 * a thread at its depth (schedtree_woke_tell) */
+	uint32_t woke_mask;
 };
 extern struct schedtree_acct schedtree_acct;
 /* Both keep every register (no_caller_saved_registers): the fast switch calls them from
  * assembly with every register in use (arch/x86_64/fastpath.S). */
 void schedtree_owed_pay(void) __attribute__((no_caller_saved_registers));
-void schedtree_woke_tell(void) __attribute__((noinline, cold, no_caller_saved_registers));
+void schedtree_woke_tell(unsigned depth) __attribute__((noinline, cold, no_caller_saved_registers));
 
 /* When level i's slot was opened: its own stamp, or the last time every level opened. */
 static inline uint64_t
@@ -95,8 +97,8 @@ schedtree_account_down(struct thd *from, const struct comp *s, struct thd *to, i
 		schedtree_owed_pay();
 	now = hw_tsc() - a->stolen;
 	s->region->slot[from->id].consumed += now - schedtree_opened(k);
-	if (__builtin_expect(to->depth < a->woke_depth, 0))
-		schedtree_woke_tell();
+	if (__builtin_expect(a->woke_mask >> to->depth & 1, 0))
+		schedtree_woke_tell(to->depth);
 	for (int i = k; i <= to->depth; i++) {
 		a->since[i] = now;
 		a->since_gen[i] = a->open_gen;

@@ -730,6 +730,63 @@ TEST(a_parent_whose_activation_preempted_a_thread_still_ready_takes_its_turn)
 	cur = 0;
 }
 
+/* ---- a wake three levels down: each ancestor hears of it when a thread at its depth runs -- */
+
+static struct hr_sched_region zreg[4];
+static struct thd ze[4];
+static struct comp *zc[4];
+
+/* Z0 (the root) - Z1 - Z2 - Z3, each with an event thread that is its c^s and waits; each
+ * of Z1..Z3 has told its parent that it idled. */
+static void
+ztree(void)
+{
+	memset(zreg, 0, sizeof(zreg));
+	for (int i = 0; i < 4; i++) {
+		zc[i] = &comps[30 + i];
+		*zc[i] = (struct comp){ .id = (uint16_t) (30 + i), .state = COMP_LIVE };
+		zc[i]->is_sched = 1;
+		zc[i]->region = &zreg[i];
+		zc[i]->depth = (uint8_t) i;
+		zc[i]->parent = i ? zc[i - 1] : 0;
+		schedtree_path(zc[i], zc[i]->parent);
+		ze[i] = (struct thd){ .id = (uint16_t) (11 + i), .state = HR_TS_EVWAIT };
+		ze[i].comp = ze[i].home = zc[i];
+		ze[i].depth = (uint8_t) i;
+		for (int j = 0; j <= i; j++)
+			ze[i].chain[j] = zc[j];
+		zc[i]->evt = zc[i]->cs = &ze[i];
+		if (i) {
+			zc[i]->up_slot = &zreg[i - 1].slot[ze[i].id];
+			zc[i]->woke_word = kev_woke_word(&zreg[i - 1], zc[i]->id);
+			zc[i]->woke_bit = kev_woke_bit(zc[i]->id);
+			zc[i]->notice.idle = 1;
+		}
+	}
+}
+
+/* Has Zi been told, in its woke bits, that its child Zi+1 woke? */
+static int
+z_told(int i)
+{
+	return !!(*zc[i + 1]->woke_word & zc[i + 1]->woke_bit);
+}
+
+TEST(a_wake_three_levels_down_is_told_to_each_ancestor_as_a_thread_at_its_depth_runs)
+{
+	ztree();
+	cur = 0;
+	schedtree_notify(zc[3], (struct hr_kevent){ .type = HR_KEV_NET, .comp = zc[3]->id });
+	/* Z3 runs at once, without its ancestors; its parent is told (a bit), no one else */
+	CHECK(cur == &ze[3]);
+	CHECK(z_told(2) && !z_told(1) && !z_told(0));
+	thd_dispatch(&ze[0], 0); /* the root's own timer, say: one notice, not a walk */
+	CHECK(z_told(0) && !z_told(1));
+	thd_dispatch(&ze[1], 1); /* the root dispatches Z1: Z1 hears of Z2 now */
+	CHECK(z_told(1));
+	cur = 0;
+}
+
 /* ---- holds: a scheduler holds a child (a server out of budget), and nothing below runs ---- */
 
 TEST(a_held_child_lets_nothing_below_it_run_on_an_idle_cpu)

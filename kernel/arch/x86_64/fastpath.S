@@ -342,8 +342,8 @@ fast_switch:
 	add	%rdx, RG_SLOT + SL_CONSUMED(%rbp) /* += now - opened */
 	sub	%rcx, RG_SLOT + SL_CONSUMED(%rbp)
 	movzbl	T_DEPTH(%r8), %ecx
-	cmp	schedtree_acct + A_WOKE_DEPTH(%rip), %cl
-	jb	sw_woke
+	bt	%ecx, schedtree_acct + A_WOKE_MASK(%rip)
+	jc	sw_woke
 6:	mov	%rdx, schedtree_acct + A_SINCE(,%r11,8)
 	mov	%rax, schedtree_acct + A_SINCE_GEN(,%r11,8)
 	cmp	%ecx, %r11d
@@ -402,7 +402,8 @@ sw_unpark:                                        /* x is ready; its owner is s 
 sw_owed:
 	call	schedtree_owed_pay
 	jmp	5b
-sw_woke:
+sw_woke:                                          /* schedtree_woke_tell(x->depth) */
+	mov	%ecx, %edi
 	call	schedtree_woke_tell
 	mov	schedtree_acct + A_OPEN_GEN(%rip), %rax
 	jmp	6b
