@@ -420,14 +420,13 @@ schedtree_post(struct comp *s, struct hr_kevent ev)
  * READY for ever once that sibling ends; web-depth-d2, image test-wake-depth).  So each
  * ancestor told it idled is told it woke, up to the first whose parent already sees it
  * runnable: one notice per level that idled (its HR_KEV_IDLE paid for it).  A parent reads
- * its ring only when its event thread runs, and the event threads of p's ancestors are the
- * threads above p's depth: the notices wait for the first dispatch of a thread there
- * (schedtree_account), so the path from an interrupt to the woken thread stays the same at
- * any depth (the timer and irq figures).  And each is told only when a thread at its own
- * depth is dispatched, which is when it may run: one notice, so that no dispatch walks the
- * levels either (a root woken by its own timer hears of its child only, and the levels
- * between, if it dispatches down to them, each as it is reached).  Should p idle again
- * first, what is left is moot (its HR_KEV_IDLE is the truth again, notice).
+ * its ring only when its event thread runs, which takes the dispatch of a thread at its
+ * depth: each notice waits for that (schedtree_account, fastpath.S), one per dispatch.  So
+ * the path from an interrupt to the woken thread stays the same at any depth (the timer
+ * and irq figures), and no dispatch walks the levels either: a root woken by its own timer
+ * hears of its child only, and the levels between, if it dispatches down to them, each as
+ * it is reached.  Should p idle again first, what is left is moot (its HR_KEV_IDLE is the
+ * truth again, notice).
  */
 void
 schedtree_woke_tell(unsigned depth)
