@@ -244,6 +244,21 @@ hw_zero(void *p, size_t n)
 	__asm__ volatile("rep stosq" : "+D"(p), "+c"(q) : "a"(0ull) : "memory");
 }
 
+/* Copy n bytes from s to d (not overlapping), 8 bytes a move with rep movsq and the last
+ * n % 8 with rep movsb: memcpy's body.  A received frame is copied into its port's ring on
+ * the path from the card's interrupt to the receiver (kernel/net.c), where a byte loop
+ * took 5 instructions a byte. */
+static inline void
+hw_copy(void *d, const void *s, size_t n)
+{
+	size_t q = n / 8, r = n % 8;
+
+	__asm__ volatile("rep movsq; mov %3, %%rcx; rep movsb"
+			 : "+D"(d), "+S"(s), "+c"(q)
+			 : "r"(r)
+			 : "memory");
+}
+
 /* physical memory: the direct map covers all RAM */
 #define HW_KDIRECT 0xffff800000000000ull
 static inline void *
