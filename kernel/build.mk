@@ -7,7 +7,7 @@ KERNEL_LDS := kernel/arch/x86_64/kernel.ld
 HOST_TESTS += kernel/test/frange_test.c kernel/test/cap_test.c kernel/test/kev_test.c \
 	kernel/test/console_test.c kernel/test/alias_test.c \
 	kernel/test/schedtree_test.c kernel/test/packet_test.c \
-	kernel/test/copy_test.c
+	kernel/test/string_test.c
 HOST_TEST_DEPS_frange_test := kernel/frange.c
 HOST_TEST_DEPS_cap_test := kernel/cap.c
 HOST_TEST_DEPS_kev_test := kernel/kev.c
