@@ -75,6 +75,46 @@ net_wait_until(uint64_t deadline)
 	}
 }
 
+/* Frames of ours wait in the transmit ring. */
+static int
+tx_waiting(void)
+{
+	return hdr->tx_head != hdr->tx_tail;
+}
+
+/* Hand the kernel what waits in our transmit ring: 1 if some of it is left for later
+ * (tx_retry_at: over our bandwidth; or the card's buffers were full), 0 if all of it has
+ * gone or what is left never will (our ring's indices are wrong: HR_EINVAL).  net_tx
+ * returns the frames it sent when it sent some before it had to stop. */
+static int
+tx_later(void)
+{
+	long r;
+
+	if (!tx_waiting())
+		return 0;
+	r = hr_net_tx();
+	return tx_waiting() && (r >= 0 || r == HR_ERATE || r == HR_EBUSY);
+}
+
+void
+net_wait_sending(void)
+{
+	while (tx_later()) {
+		net_wait_until(hdr->tx_retry_at);
+		if (net_recv())
+			return;
+	}
+	net_wait();
+}
+
+void
+net_flush(void)
+{
+	while (tx_later())
+		sched_sleep(hdr->tx_retry_at);
+}
+
 int
 net_waiting(void)
 {

@@ -31,6 +31,13 @@ long net_send(unsigned len);
 void net_wait(void);
 /* The same, but return at TSC deadline at the latest (a protocol's next timer). */
 void net_wait_until(uint64_t deadline);
+/* Block until a frame is there, handing the kernel again, when they may go, frames of ours
+ * that wait in the transmit ring for our bandwidth (net_send's HR_ERATE): a server that
+ * waits with net_wait leaves its answers there until the next frame arrives. */
+void net_wait_sending(void);
+/* Block until every frame queued in our transmit ring has left: before a task that sent
+ * stops, or what waits for its bandwidth never goes. */
+void net_flush(void);
 /* Does a thread wait for frames?  (Then the subsystem is not finished: subsys.c.) */
 int net_waiting(void);
 /* The event thread's turn (subsys.c): wake the network thread if frames wait. */

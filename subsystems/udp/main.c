@@ -113,12 +113,13 @@ echo_server(void *arg)
 		hr_report("net_open", 0, "card 0: %s", hr_strerror(net_open(0)));
 	while (!quit) {
 		const struct hr_net_slot *s;
-		net_wait();
+		net_wait_sending();
 		while (!quit && (s = net_recv())) {
 			quit = echo(s);
 			net_recv_done();
 		}
 	}
+	net_flush(); /* the echo of "quit" too */
 	hr_report("net_frame_work_charged_to_owner", hr_net_info(HR_CAP_SELF, HR_NI_CYCLES, 0) > 0,
 		  "%ld TSC of kernel work on our frames",
 		  hr_net_info(HR_CAP_SELF, HR_NI_CYCLES, 0));
@@ -176,16 +177,6 @@ check_arp(void)
 		  "10.0.2.15 is at %02x:..:%02x", server_mac[0], server_mac[5]);
 }
 
-/* Wait until everything queued in our transmit ring has gone. */
-static void
-drain_tx(void)
-{
-	struct hr_net_hdr *h = net_hdr();
-
-	while (h->tx_tail != h->tx_head && hr_net_tx() == HR_ERATE)
-		sched_sleep(h->tx_retry_at);
-}
-
 /* Send text to port and wait for its echo, a few times: a frame may be lost on the way (the
  * flood beside us fills card 0, and QEMU drops what it cannot hand over).  1 if it came. */
 static int
@@ -193,7 +184,7 @@ echoed(uint16_t port, const char *text)
 {
 	for (int i = 0; i < ECHO_TRIES; i++) {
 		send_udp(server_mac, SERVER_IP, CLIENT_PORT, port, text, (unsigned) strlen(text));
-		drain_tx();
+		net_flush();
 		if (await(is_echo, (void *) text))
 			return 1;
 	}

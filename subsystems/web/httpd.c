@@ -1,7 +1,7 @@
 /* httpd.c - the web server on lwIP's raw TCP API (httpd.h). */
 #include "httpd.h"
 
-#include "lwip/priv/tcp_priv.h" /* tcp_active_pcbs, tcp_ticks: httpd_syn */
+#include "lwip/priv/tcp_priv.h" /* tcp_active_pcbs, tcp_ticks: httpd_syn, httpd_lingering */
 #include "lwip/sys.h"
 #include "lwip/tcp.h"
 
@@ -289,6 +289,16 @@ on_accept(void *arg, struct tcp_pcb *pcb, err_t err)
 	tcp_poll(pcb, on_poll, POLL_HALF_S);
 	tcp_nagle_disable(pcb);
 	return ERR_OK;
+}
+
+unsigned
+httpd_lingering(void)
+{
+	unsigned n = 0;
+
+	for (struct tcp_pcb *p = tcp_active_pcbs; p; p = p->next)
+		n += listener && p->local_port == listener->local_port;
+	return n;
 }
 
 void

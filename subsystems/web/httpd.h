@@ -51,6 +51,10 @@ struct httpd_stats {
 /* Listen on port (lwIP must be up): 0, or -1 (printed). */
 int httpd_start(uint16_t port, httpd_route route);
 const struct httpd_stats *httpd_stats(void);
+/* Connections we closed that lwIP still carries because the client has not closed its
+ * side yet: what we sent last (our FIN) may still wait in our transmit ring or for a
+ * retransmission, which only a server that keeps running sends. */
+unsigned httpd_lingering(void);
 /* A SYN for port arrives (before lwIP sees it: ringif.h): make room in the backlog. */
 void httpd_syn(uint16_t port);
 

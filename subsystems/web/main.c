@@ -8,8 +8,9 @@
  *   server        serve port 80 (or N: our subsystem's args "port=N") on card 0 for arg
  *                 virtual seconds (0: for ever): the static pages and /status,
  *                 /status.json, our subtree live (status.h)
- *   bench_server  serve port 80 on card 0 until arg connections have ended, then print what
- *                 they cost us: "web-server: conns=N instr_per_conn=..."
+ *   bench_server  serve port 80 on card 0 until arg connections have ended and the client
+ *                 has closed each (what we sent last has left), then print what they cost
+ *                 us: "web-server: conns=N instr_per_conn=..."
  *   load          the experiment's client on card 1: arg connections to 10.0.2.15:80, 20 at
  *                 once, then "web-client: conns=.. failed=.. conns_per_s=.. mean=.. p95=.."
  *   probe         test-web's checks, on card 1: pages, 404, 400, keep-alive, HEAD, and
@@ -48,6 +49,7 @@
 #define LOAD_PORT_LO   20000
 #define LOAD_PORT_HI   29999
 #define BENCH_QUIET_MS 30000
+#define BENCH_DRAIN_MS 5000
 #define SECOND_PORT    8080 /* test-web's second server, deeper in the tree */
 #define PROBE_PORT     9000 /* probe's first; it owns 9000..9099 */
 #define IDLE_PORT      9100 /* attack's idle connections: 9100..9139 */
@@ -264,6 +266,18 @@ bench_done(void)
 	       (h->closed && !h->open && sys_now() - h->last_ms > BENCH_QUIET_MS);
 }
 
+/* All have ended on our side; what we sent last may not have left yet (frames waiting in
+ * our ring for our bandwidth, a FIN to retransmit), and a client still waiting for it would
+ * wait for ever once we stop: go on until the client has closed every connection too (its
+ * FIN comes after it read ours), or for BENCH_DRAIN_MS at most (it gave up, or died). */
+static uint32_t drain_from;
+
+static int
+bench_drained(void)
+{
+	return !httpd_lingering() || sys_now() - drain_from > BENCH_DRAIN_MS;
+}
+
 static void
 bench_server(void *arg)
 {
@@ -272,10 +286,17 @@ bench_server(void *arg)
 
 	bench_conns = (unsigned) (uintptr_t) arg;
 	ringif_run(nif, bench_done);
+	drain_from = sys_now();
+	ringif_run(nif, bench_drained);
+	net_flush(); /* our last ACKs */
 	used = hrtop_consumed_own() - used;
 	report_server();
 	printf("web-server: conns=%u instr_per_conn=%llu\n", bench_conns,
 	       (unsigned long long) (bench_conns ? used / bench_conns : 0));
+	hr_report("web_server_left_nothing_unsent",
+		  !httpd_lingering() && net_hdr()->tx_head == net_hdr()->tx_tail,
+		  "%u connections not closed by the client, %u frames unsent", httpd_lingering(),
+		  net_hdr()->tx_head - net_hdr()->tx_tail);
 }
 HR_TASK(bench_server);
 
@@ -337,6 +358,7 @@ load(void *arg)
 	if (client_start(&c))
 		hr_die("web: no memory for the client");
 	ringif_run(nif, client_finished);
+	net_flush(); /* our last FINs, which the server waits for (bench_drained) */
 	const struct client_result *r = client_finish();
 	double s = (double) (r->end - r->start) / (double) hr_bootinfo()->tsc_hz;
 	printf("web-client: conns=%u failed=%u conns_per_s=%.1f mean=%llu p95=%llu "
@@ -344,6 +366,8 @@ load(void *arg)
 	       r->done, r->failed, s > 0 ? r->done / s : 0, (unsigned long long) client_mean(r),
 	       (unsigned long long) client_percentile(r, 95), (unsigned long long) r->bytes);
 	report_frames("web-client");
+	hr_report("web_client_every_connection_answered", r->done == c.total && !r->failed,
+		  "%u of %u answered, %u failed", r->done, c.total, r->failed);
 }
 HR_TASK(load);
 
