@@ -217,5 +217,17 @@ check report_names_commit_and_qemu grep -q '<th>commit</th>.*<th>QEMU</th>' <(tr
 sed '0,/<\/table>/s///' "$page" >"$dir/unbalanced.html"
 check htmlcheck_refuses_unclosed_element bash -c "! python3 eval/htmlcheck.py $dir/unbalanced.html"
 
+# itrace (itrace.sh's counter) on a synthetic log in QEMU's format: two windows of one
+# kind (a -> b -> a's end), one of another, and lines outside every window
+gcc -O2 -Wall -Wextra -Werror -o "$dir/itrace" eval/itrace/itrace.c
+printf '%s\n' "1000 T a" "1010 T b" "2000 T c" >"$dir/itrace.nm"
+log() { for pc in "$@"; do echo "Trace 0: 0x7f0000 [0000000000000000/000000000000$pc/00000040/ff000000] "; done; }
+{ log 0900 1000 1004 1010 1014 1008 2000 1000 1004 1010 1014 1008 1000 1008 0900; } |
+	"$dir/itrace" 1000 4 1008 1 "$dir/itrace.nm" >"$dir/itrace.out"
+check itrace_counts_windows has itrace.out "itrace: 3 windows, 2 kinds"
+check itrace_groups_a_kind_most_frequent_first grep -qA3 "^kind 2 windows of 5 instructions from a$" "$dir/itrace.out"
+check itrace_breaks_a_window_down_by_symbol bash -c "grep -A3 '^kind 2 windows' $dir/itrace.out | grep -qE '^  b +2$'"
+check itrace_names_the_other_kind has itrace.out "kind 1 windows of 2 instructions from a"
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

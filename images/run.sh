@@ -3,6 +3,7 @@
 # (Ctrl-A X quits).  The guest ends the run through isa-debug-exit, which makes QEMU exit
 # with (code << 1) | 1; this script exits with the guest's code.
 # Usage: run.sh ISO [--icount] [--timeout SECONDS] [--kvm] [--trace FILE] [--nmi]
+#                [--exec-log FILE]
 #   --icount   deterministic instruction counting (-icount shift=0,sleep=off: an idle
 #              guest jumps to its next timer, so idle time does not depend on the host)
 #   --timeout  give up after SECONDS: exit 124
@@ -12,6 +13,9 @@
 #   --nmi      an NMI every 10 ms of host time while the guest runs (QEMU's monitor "nmi",
 #              through a second monitor on a socket), landing wherever the guest happens to
 #              be: a test that the kernel survives them (not deterministic, by nature)
+#   --exec-log QEMU's log of every instruction the kernel and the programs execute, one
+#              line each (-d exec,nochain, one instruction a block), into FILE (a FIFO:
+#              eval/itrace.sh reads it as it comes; a whole run is gigabytes)
 # The image's network cards (NET_CARDS in image.env, from the MANIFEST's net-cards) are
 # e1000s joined by a QEMU hub, without their iPXE ROM; an image without cards has no NIC
 # at all (-nic none: QEMU would otherwise add a user-mode e1000 open to the host).
@@ -24,14 +28,14 @@
 set -uo pipefail
 
 usage() {
-	echo "usage: run.sh ISO [--icount] [--timeout SECONDS] [--kvm] [--trace FILE] [--nmi]" >&2
+	echo "usage: run.sh ISO [--icount] [--timeout SECONDS] [--kvm] [--trace FILE] [--nmi] [--exec-log FILE]" >&2
 	exit 2
 }
 
 [ $# -ge 1 ] || usage
 iso=$1
 shift
-icount=0 timeout_s="" kvm=0 trace="" nmi=0
+icount=0 timeout_s="" kvm=0 trace="" nmi=0 exec_log=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--icount) icount=1 ;;
@@ -45,6 +49,11 @@ while [ $# -gt 0 ]; do
 	--trace)
 		[ $# -ge 2 ] || usage
 		trace=$2
+		shift
+		;;
+	--exec-log)
+		[ $# -ge 2 ] || usage
+		exec_log=$2
 		shift
 		;;
 	*) usage ;;
@@ -93,6 +102,10 @@ fi
 [ -t 1 ] && args+=(-fw_cfg name=opt/hires/terminal,string=1)
 # shellcheck disable=SC2054
 [ "$icount" = 1 ] && args+=(-icount shift=0,sleep=off)
+# the kernel (linked at -2 GiB) and the programs (static, from 4 MiB): not the firmware
+# shellcheck disable=SC2054
+[ -n "$exec_log" ] && args+=(-singlestep -d exec,nochain -D "$exec_log"
+	-dfilter 0x400000..0x10000000,0xffffffff80000000..0xffffffffffffffff)
 if [ "$kvm" = 1 ]; then
 	if [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
 		args+=(-enable-kvm -cpu host)
