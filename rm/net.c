@@ -83,9 +83,10 @@ tx_waiting(void)
 }
 
 /* Hand the kernel what waits in our transmit ring: 1 if some of it is left for later
- * (tx_retry_at: over our bandwidth; or the card's buffers were full), 0 if all of it has
- * gone or what is left never will (our ring's indices are wrong: HR_EINVAL).  net_tx
- * returns the frames it sent when it sent some before it had to stop. */
+ * (over our bandwidth: from tx_retry_at; the card's buffers were full: tx_retry_at is
+ * past, so at once), 0 if all of it has gone or what is left never will (our ring's
+ * indices are wrong: HR_EINVAL).  net_tx returns the frames it sent when it sent some
+ * before it had to stop, not HR_ERATE. */
 static int
 tx_later(void)
 {
