@@ -167,6 +167,13 @@ schedtree_charge(struct comp *s, uint64_t tsc)
  * (schedtree_woke_tell), at the depths of schedtree_acct.woke_mask; NULL: none */
 static struct comp *woke_from;
 
+/* The ancestor of w (or w itself) at depth d >= 1: its id is in w's path. */
+static struct comp *
+path_at(const struct comp *w, unsigned d)
+{
+	return &comps[w->path[(d - 1) / 8] >> 8 * ((d - 1) % 8) & 0xff];
+}
+
 /* Where an activated event thread and the thread it preempts part (preempts found it), for
  * the dispatch that follows at once (schedtree_activate): its accounting does not look
  * again.  Taken by that dispatch, whatever it is: nothing can change the chains between. */
@@ -437,10 +444,9 @@ schedtree_woke_tell(unsigned depth)
 	schedtree_acct.woke_mask &= ~(1u << depth);
 	if (!schedtree_acct.woke_mask)
 		woke_from = 0;
-	/* the ancestor of woke_from (or itself) at depth + 1: its id is in woke_from's path */
 	if (!a || d > a->depth)
 		return;
-	a = &comps[a->path[(d - 1) / 8] >> 8 * ((d - 1) % 8) & 0xff];
+	a = path_at(a, d);
 	if (a->notice.idle && a->parent && a->parent->is_sched)
 		notice(a, HR_KEV_WAKE);
 }
@@ -590,16 +596,31 @@ preempted_ready(const struct thd *e)
 	return p && p->gen == e->preempted_gen && p->state == HR_TS_READY;
 }
 
+/* Is p to hear, at its next turn, that a child of its other than c woke
+ * (schedtree_woke_tell)?  A wake below an idle p that did not get the CPU waits for that:
+ * it is news, as much as an entry in p's ring. */
+static int
+woke_untold_besides(const struct comp *p, const struct comp *c)
+{
+	unsigned d = p->depth + 1u;
+
+	if (!woke_from || !(schedtree_acct.woke_mask >> p->depth & 1) || d > woke_from->depth)
+		return 0;
+	/* the bit is the depth's: it is p's if p is on woke_from's path */
+	return (!p->depth || path_at(woke_from, p->depth) == p) && path_at(woke_from, d) != c;
+}
+
 /* Would parent p, told that its child c idled, find nothing else to run?  It said so in its
  * last turn (c's c^s slot: alone_until, abi/hr_sched.h), has not run since (its event
- * thread waits), has heard nothing else since, and its event thread's activation preempted
- * no thread that it would resume (sys_event_wait) on its way to idling. */
+ * thread waits), has heard nothing else since (nor is to hear of another child's wake),
+ * and its event thread's activation preempted no thread that it would resume
+ * (sys_event_wait) on its way to idling. */
 static int
 idles_with(const struct comp *p, const struct comp *c, uint64_t now)
 {
 	return c->cs && p->evt && p->evt->state == HR_TS_EVWAIT &&
 	       now < p->region->slot[c->cs->id].alone_until && !news_besides(p, c) &&
-	       !preempted_ready(p->evt);
+	       !woke_untold_besides(p, c) && !preempted_ready(p->evt);
 }
 
 /*

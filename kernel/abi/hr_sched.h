@@ -63,8 +63,9 @@ struct hr_slot {
 	 * should its scheduler idle before then, we idle with it (0: we would take a turn).
 	 * The kernel then tells our parent we idled, and us HR_KEV_IDLE for our next turn,
 	 * without running us (kernel/schedtree.c: idle_up); only while our event thread waits,
-	 * we have no other news and no thread our event thread's activation preempted is left
-	 * to resume.  Clear it when the child is no longer all we have. */
+	 * we have no other news (nor a wake below another child yet to be told to us) and no
+	 * thread our event thread's activation preempted is left to resume.  Clear it when the
+	 * child is no longer all we have. */
 	uint64_t alone_until;
 };
 _Static_assert(sizeof(struct hr_slot) == 32, "hr_slot is ABI");

@@ -730,6 +730,39 @@ TEST(a_parent_whose_activation_preempted_a_thread_still_ready_takes_its_turn)
 	cur = 0;
 }
 
+/* U's task sleeps and U idles, as i_idles for I. */
+static int
+u_idles(void)
+{
+	eu.state = HR_TS_READY;
+	cur = &eu;
+	resched_from = &comps[0];
+	if (setjmp(resched_jb))
+		return 1;
+	CHECK_EQ(sys_event_wait(&eu), 1);
+	return 0;
+}
+
+/* R said U is all it has (O had idled); a frame for I arrives while U's task runs, which
+ * I's side does not outrank at R: R is to hear that O woke only when a thread at its depth
+ * next runs.  When U idles, that wake is R's news: it must take its turn, or nothing
+ * dispatches O and I again (the CPU would idle with I's event thread ready). */
+TEST(a_parent_that_is_yet_to_hear_another_child_woke_takes_its_turn_when_its_child_idles)
+{
+	wtree();
+	both_idle();
+	root_reads();
+	wreg[0].slot[eu.id].alone_until = FAR;
+	eu.state = HR_TS_EVWAIT;
+	cur = &tu;
+	frame_for_i();
+	CHECK(cur == &tu && ei.state == HR_TS_READY && !root_told_o_woke());
+	CHECK(!u_idles());
+	CHECK(cur == &er);	   /* R runs ... */
+	CHECK(root_told_o_woke()); /* ... and hears that O woke */
+	cur = 0;
+}
+
 /* ---- a wake three levels down: each ancestor hears of it when a thread at its depth runs -- */
 
 static struct hr_sched_region zreg[4];
