@@ -167,6 +167,17 @@ schedtree_charge(struct comp *s, uint64_t tsc)
  * (schedtree_woke_tell), at the depths of schedtree_acct.woke_mask; NULL: none */
 static struct comp *woke_from;
 
+/* The last idle that reached the top (idle_up: the CPU idled, every scheduler above
+ * calm.from idling with its child on calm.from's path, calm.top the root) and the earliest
+ * alone_until that walk read.  news_mask: bit j, a scheduler at depth j has been told
+ * something since (notice, schedtree_post).  With them, calm.from idling again when
+ * nothing else has happened idles the CPU without the walk (calm_again). */
+static struct {
+	struct comp *from, *top;
+	uint64_t until;
+} calm;
+static uint32_t news_mask;
+
 /* The ancestor of w (or w itself) at depth d >= 1: its id is in w's path. */
 static struct comp *
 path_at(const struct comp *w, unsigned d)
@@ -247,6 +258,7 @@ schedtree_make(struct comp *c, struct comp *parent, struct thd *cs)
 	c->is_sched = 1;
 	c->sub = c;
 	c->depth = parent ? (uint8_t) (parent->depth + 1) : 0;
+	c->depth_bit = 1u << c->depth;
 	schedtree_path(c, parent);
 	c->held = 0;
 	c->held_path = parent ? parent->held_path : 0;
@@ -313,6 +325,7 @@ schedtree_unmake(struct comp *c)
 			owed[i].s = 0;
 	if (woke_from == c)
 		woke_from = 0, schedtree_acct.woke_mask = 0;
+	calm.from = 0; /* the tree changed: walk once more */
 	schedtree_timer(c, 0);
 	for (uint64_t i = 0; i < HR_SCHED_REGION_PAGES; i++)
 		ptq_refund(c, pt_unmap(c->pgtbl, HR_VA_SCHED + i * HR_PAGE_SIZE));
@@ -402,6 +415,7 @@ notice(struct comp *c, uint16_t type)
 	else
 		trace_kev_notice(&p->evq, p->region, &c->notice, type, c->id);
 	p->evt_pending = 1;
+	news_mask |= p->depth_bit;
 	/* what p will believe of c once it reads its ring (a lost notice makes p resync and
 	 * wake every child: rm/subsys.c on_lost) */
 	c->notice.idle = type == HR_KEV_IDLE;
@@ -416,6 +430,8 @@ schedtree_post(struct comp *s, struct hr_kevent ev)
 	if (!s || !s->is_sched)
 		return;
 	queue(s, ev);
+	/* news as a notice is (calm_again): no wake_up tells its parent */
+	news_mask |= s->depth_bit;
 	trace_activate(s); /* schedtree_activate, traced or not */
 }
 
@@ -624,26 +640,63 @@ idles_with(const struct comp *p, const struct comp *c, uint64_t now)
 }
 
 /*
+ * Does s idle again as it did when the CPU last idled, with nothing else since?  That is
+ * the innermost scheduler of a subtree that sleeps and wakes alone (the timer and irq
+ * figures at depth 16): it woke, got the CPU and idles, while the walk's 16 levels would
+ * each find what they found then.  Its parent p still idles with it (idles_with); p's own
+ * parent has still to hear that p woke (p->notice.idle) and every depth above p still
+ * waits to be told (woke_from, woke_mask: no thread above has run since); no scheduler
+ * above p has been told anything (news_mask: notices, kernel events; an activation by
+ * wake_up that did not get the CPU shows as a notice to the woken one's parent, but at the
+ * root, whose event thread is looked at); and no word read then has lapsed (calm.until).
+ * Every scheduler above p is then as that walk left it, idle with its child, believing p
+ * idle: true again.
+ */
+static int
+calm_again(const struct comp *s, uint64_t now)
+{
+	const struct comp *p = s->parent;
+	uint32_t above;
+
+	if (s != calm.from || !p || !p->is_sched || !p->parent || now >= calm.until)
+		return 0;
+	above = (1u << p->depth) - 1;
+	return woke_from == p && schedtree_acct.woke_mask == above && !(news_mask & above) &&
+	       calm.top->evt && calm.top->evt->state == HR_TS_EVWAIT && p->notice.idle &&
+	       idles_with(p, s, now);
+}
+
+/*
  * Scheduler s idles.  Its parent hears HR_KEV_IDLE and takes a turn, which, when s was all
  * it had to run, only finds that it idles too, and so on up: a turn per level, each a
  * scheduler's whole loop (about 1100 instructions), during which a wake-up below waits, as
  * the kernel does not preempt a scheduler's turn for its descendants.  So a parent that
  * said s is all it has (idles_with) idles with s instead, its notice read on its next
- * turn, and its own parent hears that it idled: about 80 instructions a level.  Returns the
- * ancestor to take a turn (NULL: none, the CPU idles).
+ * turn, and its own parent hears that it idled: about 80 instructions a level, or none
+ * when s idles again as before (calm_again).  Returns the ancestor to take a turn (NULL:
+ * none, the CPU idles).
  */
 static struct comp *
 idle_up(struct comp *s)
 {
-	uint64_t now = hw_tsc();
-	struct comp *p;
+	uint64_t now = hw_tsc(), until = UINT64_MAX;
+	struct comp *from = s, *p;
 
+	if (calm_again(s, now)) {
+		notice(s, HR_KEV_IDLE);
+		woke_from = 0, schedtree_acct.woke_mask = 0; /* what was to be told is moot */
+		news_mask = 0;
+		return 0;
+	}
 	for (; (p = s->parent) && p->is_sched; s = p) {
 		int with = idles_with(p, s, now); /* before the notice, which is news */
 		notice(s, HR_KEV_IDLE);
 		if (!with)
 			return p;
+		until = MIN(until, p->region->slot[s->cs->id].alone_until);
 	}
+	if (!p) /* the top: everyone idles */
+		calm.from = from, calm.top = s, calm.until = until, news_mask = 0;
 	return p;
 }
 

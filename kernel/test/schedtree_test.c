@@ -503,6 +503,8 @@ wtree(void)
 	wi->parent = wo;
 	wu->depth = wo->depth = 1;
 	wi->depth = 2;
+	for (int i = 0; i < 4; i++) /* as schedtree_make sets it */
+		c[i]->depth_bit = 1u << c[i]->depth;
 	schedtree_path(wr, 0);
 	schedtree_path(wu, wr);
 	schedtree_path(wo, wr);
@@ -781,6 +783,7 @@ ztree(void)
 		zc[i]->is_sched = 1;
 		zc[i]->region = &zreg[i];
 		zc[i]->depth = (uint8_t) i;
+		zc[i]->depth_bit = 1u << i;
 		zc[i]->parent = i ? zc[i - 1] : 0;
 		schedtree_path(zc[i], zc[i]->parent);
 		ze[i] = (struct thd){ .id = (uint16_t) (11 + i), .state = HR_TS_EVWAIT };
@@ -817,6 +820,103 @@ TEST(a_wake_three_levels_down_is_told_to_each_ancestor_as_a_thread_at_its_depth_
 	CHECK(z_told(0) && !z_told(1));
 	thd_dispatch(&ze[1], 1); /* the root dispatches Z1: Z1 hears of Z2 now */
 	CHECK(z_told(1));
+	cur = 0;
+}
+
+/* ---- idling again as before: no walk ----------------------------------------------------- */
+
+/* Each of Z0..Z2 said its child is all it has. */
+static void
+z_alone(void)
+{
+	for (int i = 0; i < 3; i++)
+		zreg[i].slot[ze[i + 1].id].alone_until = FAR;
+}
+
+/* Is the last notice in scheduler c's ring that child k idled? */
+static int
+last_told_idle(const struct comp *c, const struct comp *k)
+{
+	const struct hr_sched_region *r = c->region;
+	const struct hr_kevent *e = &r->ev[(r->ev_head - 1) % HR_KEV_RING];
+
+	return r->ev_head != r->ev_tail && e->type == HR_KEV_IDLE && e->comp == k->id;
+}
+
+/* A frame wakes Z3, whose event thread gets the CPU. */
+static void
+z3_woken(void)
+{
+	cur = 0;
+	schedtree_notify(zc[3], (struct hr_kevent){ .type = HR_KEV_NET, .comp = zc[3]->id });
+	CHECK(cur == &ze[3]);
+}
+
+/* Z3's thread sleeps and Z3 idles, as i_idles. */
+static int
+z3_idles(void)
+{
+	ze[3].state = HR_TS_READY;
+	cur = &ze[3];
+	resched_from = &comps[0];
+	if (setjmp(resched_jb))
+		return 1;
+	CHECK_EQ(sys_event_wait(&ze[3]), 1);
+	return 0;
+}
+
+TEST(a_scheduler_that_idles_again_as_before_idles_the_cpu_without_walking_the_levels)
+{
+	ztree();
+	z_alone();
+	z3_woken();
+	CHECK(z3_idles() && resched_from == 0); /* the walk: every level idles with its child */
+	z3_woken();
+	/* the walk would write Z1's and Z0's unread notices again: blank them to see */
+	zreg[0].ev[(zreg[0].ev_head - 1) % HR_KEV_RING].type = 0;
+	zreg[1].ev[(zreg[1].ev_head - 1) % HR_KEV_RING].type = 0;
+	CHECK(z3_idles() && resched_from == 0);
+	CHECK(last_told_idle(zc[2], zc[3])); /* Z2 is told, as always ... */
+	CHECK(!last_told_idle(zc[1], zc[2]) && !last_told_idle(zc[0], zc[1])); /* ... no walk */
+	/* and a wake that follows still reaches every level, as each next runs */
+	z3_woken();
+	thd_dispatch(&ze[0], 0);
+	CHECK(z_told(0));
+	cur = 0;
+}
+
+TEST(a_scheduler_above_that_had_news_since_makes_the_next_idle_walk_to_it)
+{
+	ztree();
+	z_alone();
+	z3_woken();
+	CHECK(z3_idles() && resched_from == 0);
+	z3_woken();
+	/* Z1 ranks Z2 above its own event thread: an event for Z1 does not take the CPU */
+	zreg[1].slot[ze[1].id].prio = 20;
+	zreg[1].slot[ze[2].id].prio = 10;
+	schedtree_post(zc[1], (struct hr_kevent){ .type = HR_KEV_NET, .comp = zc[1]->id });
+	CHECK(cur == &ze[3] && ze[1].state == HR_TS_READY);
+	CHECK(z3_idles());
+	CHECK(resched_from == zc[1]); /* Z1 runs its turn: the walk found it had news */
+	cur = 0;
+}
+
+TEST(a_root_woken_without_the_cpu_makes_the_next_idle_walk_to_it)
+{
+	ztree();
+	z_alone();
+	z3_woken();
+	CHECK(z3_idles() && resched_from == 0);
+	z3_woken();
+	/* the root ranks Z1 above its own event thread: a frame for it does not take the CPU,
+	 * and the root has no parent to be told */
+	zreg[0].slot[ze[0].id].prio = 20;
+	zreg[0].slot[ze[1].id].prio = 10;
+	schedtree_notify(zc[0], (struct hr_kevent){ .type = HR_KEV_NET, .comp = zc[0]->id });
+	CHECK(cur == &ze[3] && ze[0].state == HR_TS_READY);
+	CHECK(z3_idles());
+	CHECK(resched_from == zc[0]);
 	cur = 0;
 }
 
