@@ -646,17 +646,18 @@ alone_marks(void)
 	wreg[0].slot[eo.id].alone_until = FAR;
 }
 
-/* I's thread sleeps and I idles: 1 if the CPU went to no thread (resched_from says who was
- * to find one), 0 if a thread was dispatched (cur). */
+/* The thread of event thread e's scheduler sleeps, and the scheduler idles: 1 if the CPU
+ * went to no thread (resched_from says who was to find one), 0 if a thread was dispatched
+ * (cur). */
 static int
-i_idles(void)
+idles(struct thd *e)
 {
-	ei.state = HR_TS_READY;
-	cur = &ei;
+	e->state = HR_TS_READY;
+	cur = e;
 	resched_from = &comps[0];
 	if (setjmp(resched_jb))
 		return 1;
-	CHECK_EQ(sys_event_wait(&ei), 1);
+	CHECK_EQ(sys_event_wait(e), 1);
 	return 0;
 }
 
@@ -674,7 +675,7 @@ TEST(a_child_that_was_all_its_parents_had_idles_them_without_a_turn)
 {
 	wtree();
 	alone_marks();
-	CHECK(i_idles());
+	CHECK(idles(&ei));
 	/* the CPU idles, neither O nor R took a turn, and each hears of it on its next */
 	CHECK(resched_from == 0);
 	CHECK(eo.state == HR_TS_EVWAIT && er.state == HR_TS_EVWAIT);
@@ -692,7 +693,7 @@ TEST(a_parent_with_other_news_takes_its_turn_its_child_idles_with_the_one_below)
 	wtree();
 	alone_marks();
 	*kev_woke_word(&wreg[0], wu->id) |= kev_woke_bit(wu->id); /* U woke, R not yet told */
-	CHECK(!i_idles());
+	CHECK(!idles(&ei));
 	CHECK(cur == &er); /* R runs to hear of O and of U */
 	CHECK(eo.state == HR_TS_EVWAIT && told_idle(wo, wi) && told_idle(wr, wo));
 	cur = 0;
@@ -703,7 +704,7 @@ TEST(a_parent_whose_word_has_lapsed_takes_its_turn)
 	wtree();
 	alone_marks();
 	wreg[2].slot[ei.id].alone_until = 1;
-	CHECK(!i_idles());
+	CHECK(!idles(&ei));
 	CHECK(cur == &eo);
 	CHECK(er.state == HR_TS_EVWAIT && wreg[0].ev_head == 0); /* R heard nothing */
 	cur = 0;
@@ -714,7 +715,7 @@ TEST(a_parent_whose_event_thread_does_not_wait_takes_its_turn)
 	wtree();
 	alone_marks();
 	eo.state = HR_TS_READY; /* O's event thread was woken, and something outranked it */
-	CHECK(i_idles());
+	CHECK(idles(&ei));
 	CHECK(resched_from == wo); /* the CPU goes to O */
 	CHECK(told_idle(wo, wi) && wreg[0].ev_head == 0);
 	cur = 0;
@@ -726,23 +727,10 @@ TEST(a_parent_whose_activation_preempted_a_thread_still_ready_takes_its_turn)
 	alone_marks();
 	eo.preempted = &tu; /* O's event thread took the CPU from U's task, which is ready */
 	eo.preempted_gen = tu.gen;
-	CHECK(!i_idles());
+	CHECK(!idles(&ei));
 	CHECK(cur == &eo); /* O runs, and on its way to idling resumes U's task */
 	CHECK(er.state == HR_TS_EVWAIT && wreg[0].ev_head == 0);
 	cur = 0;
-}
-
-/* U's task sleeps and U idles, as i_idles for I. */
-static int
-u_idles(void)
-{
-	eu.state = HR_TS_READY;
-	cur = &eu;
-	resched_from = &comps[0];
-	if (setjmp(resched_jb))
-		return 1;
-	CHECK_EQ(sys_event_wait(&eu), 1);
-	return 0;
 }
 
 /* R said U is all it has (O had idled); a frame for I arrives while U's task runs, which
@@ -759,7 +747,7 @@ TEST(a_parent_that_is_yet_to_hear_another_child_woke_takes_its_turn_when_its_chi
 	cur = &tu;
 	frame_for_i();
 	CHECK(cur == &tu && ei.state == HR_TS_READY && !root_told_o_woke());
-	CHECK(!u_idles());
+	CHECK(!idles(&eu));
 	CHECK(cur == &er);	   /* R runs ... */
 	CHECK(root_told_o_woke()); /* ... and hears that O woke */
 	cur = 0;
@@ -852,30 +840,33 @@ z3_woken(void)
 	CHECK(cur == &ze[3]);
 }
 
-/* Z3's thread sleeps and Z3 idles, as i_idles. */
-static int
-z3_idles(void)
-{
-	ze[3].state = HR_TS_READY;
-	cur = &ze[3];
-	resched_from = &comps[0];
-	if (setjmp(resched_jb))
-		return 1;
-	CHECK_EQ(sys_event_wait(&ze[3]), 1);
-	return 0;
-}
-
-TEST(a_scheduler_that_idles_again_as_before_idles_the_cpu_without_walking_the_levels)
+/* Z3 idles and the walk idles every level with its child, the CPU with them; then Z3 is
+ * woken again and has the CPU: the steady state of calm_again. */
+static void
+z_idled_and_woken(void)
 {
 	ztree();
 	z_alone();
 	z3_woken();
-	CHECK(z3_idles() && resched_from == 0); /* the walk: every level idles with its child */
+	CHECK(idles(&ze[3]) && resched_from == 0);
 	z3_woken();
+}
+
+/* Zi ranks its child above its own event thread. */
+static void
+z_event_thread_below_child(int i)
+{
+	zreg[i].slot[ze[i].id].prio = 20;
+	zreg[i].slot[ze[i + 1].id].prio = 10;
+}
+
+TEST(a_scheduler_that_idles_again_as_before_idles_the_cpu_without_walking_the_levels)
+{
+	z_idled_and_woken();
 	/* the walk would write Z1's and Z0's unread notices again: blank them to see */
 	zreg[0].ev[(zreg[0].ev_head - 1) % HR_KEV_RING].type = 0;
 	zreg[1].ev[(zreg[1].ev_head - 1) % HR_KEV_RING].type = 0;
-	CHECK(z3_idles() && resched_from == 0);
+	CHECK(idles(&ze[3]) && resched_from == 0);
 	CHECK(last_told_idle(zc[2], zc[3])); /* Z2 is told, as always ... */
 	CHECK(!last_told_idle(zc[1], zc[2]) && !last_told_idle(zc[0], zc[1])); /* ... no walk */
 	/* and a wake that follows still reaches every level, as each next runs */
@@ -887,35 +878,23 @@ TEST(a_scheduler_that_idles_again_as_before_idles_the_cpu_without_walking_the_le
 
 TEST(a_scheduler_above_that_had_news_since_makes_the_next_idle_walk_to_it)
 {
-	ztree();
-	z_alone();
-	z3_woken();
-	CHECK(z3_idles() && resched_from == 0);
-	z3_woken();
-	/* Z1 ranks Z2 above its own event thread: an event for Z1 does not take the CPU */
-	zreg[1].slot[ze[1].id].prio = 20;
-	zreg[1].slot[ze[2].id].prio = 10;
+	z_idled_and_woken();
+	z_event_thread_below_child(1); /* an event for Z1 does not take the CPU */
 	schedtree_post(zc[1], (struct hr_kevent){ .type = HR_KEV_NET, .comp = zc[1]->id });
 	CHECK(cur == &ze[3] && ze[1].state == HR_TS_READY);
-	CHECK(z3_idles());
+	CHECK(idles(&ze[3]));
 	CHECK(resched_from == zc[1]); /* Z1 runs its turn: the walk found it had news */
 	cur = 0;
 }
 
 TEST(a_root_woken_without_the_cpu_makes_the_next_idle_walk_to_it)
 {
-	ztree();
-	z_alone();
-	z3_woken();
-	CHECK(z3_idles() && resched_from == 0);
-	z3_woken();
-	/* the root ranks Z1 above its own event thread: a frame for it does not take the CPU,
-	 * and the root has no parent to be told */
-	zreg[0].slot[ze[0].id].prio = 20;
-	zreg[0].slot[ze[1].id].prio = 10;
+	z_idled_and_woken();
+	/* a frame for the root does not take the CPU, and the root has no parent to be told */
+	z_event_thread_below_child(0);
 	schedtree_notify(zc[0], (struct hr_kevent){ .type = HR_KEV_NET, .comp = zc[0]->id });
 	CHECK(cur == &ze[3] && ze[0].state == HR_TS_READY);
-	CHECK(z3_idles());
+	CHECK(idles(&ze[3]));
 	CHECK(resched_from == zc[0]);
 	cur = 0;
 }
