@@ -73,7 +73,7 @@ struct comp {
 	uint8_t depth;
 	uint8_t pevt;
 	uint8_t evt_pending; /* events arrived since the event thread last looked */
-	uint32_t depth_bit;  /* 1 << depth: our bit of schedtree.c's news_mask (in padding) */
+	uint32_t depth_bit;  /* 1 << depth: our bit in masks by depth (in padding) */
 	uint64_t wake_at;    /* TSC at which its timer is due (timer_next), 0 if none */
 	struct comp *armed_next, *armed_prev; /* on the list of armed timers while wake_at */
 	uint8_t held; /* our parent holds us (sched_hold): nothing of our subtree may run */

@@ -484,7 +484,7 @@ woke_later(struct comp *p, int look)
 	if (woke_from && woke_from != p)
 		woke_tell_all();
 	woke_from = p;
-	schedtree_acct.woke_mask = (1u << p->depth) - 1; /* every depth above p */
+	schedtree_acct.woke_mask = p->depth_bit - 1; /* every depth above p */
 	/* one of those event threads runs now, and may decide before any switch: tell it now;
 	 * any other thread there leaves the telling to the next dispatch (schedtree_account),
 	 * off the path from the interrupt to the woken thread */
@@ -660,7 +660,7 @@ calm_again(const struct comp *s, uint64_t now)
 
 	if (s != calm.from || !p || !p->is_sched || !p->parent || now >= calm.until)
 		return 0;
-	above = (1u << p->depth) - 1;
+	above = p->depth_bit - 1;
 	return woke_from == p && schedtree_acct.woke_mask == above && !(news_mask & above) &&
 	       calm.top->evt && calm.top->evt->state == HR_TS_EVWAIT && p->notice.idle &&
 	       idles_with(p, s, now);
@@ -927,7 +927,7 @@ sys_sched_hold(struct thd *t, uint64_t thd, uint64_t value)
 	if (c->held == value)
 		return 0;
 	c->held = (uint8_t) value;
-	bit = 1u << c->depth;
+	bit = c->depth_bit;
 	for (unsigned i = 1; i < HR_COMP_MAX; i++)
 		if (comps[i].state != COMP_FREE && comps[i].is_sched && in_subtree(&comps[i], c))
 			comps[i].held_path =
