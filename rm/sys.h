@@ -3,7 +3,8 @@
  * hr_<name>(args...) returns the kernel's result (>= 0, or an HR_E* code).
  *
  * The table's ASM rows are the exceptions, written out below: hr_invoke, whose callee
- * may leave any register changed, and hr_ret.
+ * may leave any register changed, hr_ret, and hr_thd_switch, which keeps only the
+ * registers a C call keeps.
  */
 #ifndef RM_SYS_H
 #define RM_SYS_H
@@ -112,6 +113,24 @@ hr_ret(long value)
 			 : "=a"(ret)
 			 : "0"((long) HR_SYSNO_RET), "D"(value)
 			 : "rcx", "r11", "memory");
+	return ret;
+}
+
+/*
+ * Dispatch thd (docs/ABI.md: thd_switch).  Like a C function call, it keeps rbx, rbp, rsp
+ * and r12..r15 and nothing else: the kernel's fast switch saves just those of the thread
+ * that leaves (kernel/arch/x86_64/fastpath.S), so the others come back undefined.  Only
+ * the three argument registers it takes are set, not all six.
+ */
+static inline long
+hr_thd_switch(uint64_t thd, uint64_t flags, uint64_t tsc)
+{
+	long ret;
+
+	__asm__ volatile("syscall"
+			 : "=a"(ret), "+D"(thd), "+S"(flags), "+d"(tsc)
+			 : "0"((long) HR_SYSNO_THD_SWITCH)
+			 : "rcx", "r8", "r9", "r10", "r11", "memory");
 	return ret;
 }
 

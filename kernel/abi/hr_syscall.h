@@ -41,8 +41,8 @@
 	/* -> thread id */                                                                         \
 	X(0x408, thd_create, C, (uint64_t, comp), (uint64_t, ip), (uint64_t, sp), (uint64_t, arg), \
 	  (uint64_t, fs))                                                                          \
-	/* flags: HR_SW_*; tsc: the timer, with HR_SW_TIMER */                                     \
-	X(0x409, thd_switch, C, (uint64_t, thd), (uint64_t, flags), (uint64_t, tsc))               \
+	/* flags: HR_SW_*; tsc: the timer, with HR_SW_TIMER.  Keeps only what a C call keeps */    \
+	X(0x409, thd_switch, ASM, (uint64_t, thd), (uint64_t, flags), (uint64_t, tsc))             \
 	/* clear a block set by us or a descendant */                                              \
 	X(0x40a, thd_wakeup, C, (uint64_t, thd))                                                   \
 	/* -> current thread id */                                                                 \
