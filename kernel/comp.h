@@ -25,11 +25,14 @@ enum comp_state {
 
 struct comp {
 	uint16_t id;
-	uint8_t state;	  /* enum comp_state */
 	uint8_t is_sched; /* promoted: the fields under "scheduler" are valid */
-	uint32_t gen;	  /* bumped on every reuse of this id; caps record it */
+	/* a scheduler's: its parent has events pending for it (sched_pevt); next to is_sched,
+	 * for the fast switch tests both at once (arch/x86_64/fastpath.S) */
+	uint8_t pevt;
+	uint32_t gen; /* bumped on every reuse of this id; caps record it */
 	int32_t exit_code;
-	uint32_t nthds;	     /* live threads whose home this is */
+	uint16_t nthds;	     /* live threads whose home this is (at most HR_THD_MAX) */
+	uint8_t state;	     /* enum comp_state */
 	uint64_t pgtbl;	     /* physical address of the top-level page table */
 	struct comp *parent; /* creator; NULL for the root */
 	struct comp *sub;    /* scheduler of the subsystem this component belongs to; never
@@ -71,7 +74,6 @@ struct comp {
 	 * paths first differ, found without a walk (schedtree.c, diverge) */
 	uint64_t path[2];
 	uint8_t depth;
-	uint8_t pevt;
 	uint8_t evt_pending; /* events arrived since the event thread last looked */
 	uint32_t depth_bit;  /* 1 << depth: our bit in masks by depth (in padding) */
 	uint64_t wake_at;    /* TSC at which its timer is due (timer_next), 0 if none */

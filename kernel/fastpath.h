@@ -6,7 +6,7 @@
  * Each either does the call or leaves everything as it was, and the entry runs the full
  * path (syscall_dispatch) on the same registers.  invoke and ret are done without saving
  * the thread's registers (the thread keeps running, in another component); thd_switch
- * after saving them, as every call that switches threads.
+ * after saving those the call keeps (docs/ABI.md: what a C call keeps).
  */
 #ifndef KERNEL_FASTPATH_H
 #define KERNEL_FASTPATH_H
@@ -35,8 +35,8 @@
 #define IV_SIZE 40
 
 #define C_ID	     0
-#define C_STATE	     2
-#define C_IS_SCHED   3
+#define C_IS_SCHED   2
+#define C_STATE	     14
 #define C_GEN	     4
 #define C_PGTBL	     16
 #define C_SUB	     32
@@ -68,8 +68,8 @@
 #define T_STATE	      704
 #define T_BLOCKER     706
 #define T_HOME	      728
-#define C_PEVT	      2633
-#define C_EVT_PENDING 2634
+#define C_PEVT	      3
+#define C_EVT_PENDING 2633
 #define C_REGION      2704
 #define C_CS	      2712
 #define C_UP_SLOT     2720

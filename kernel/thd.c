@@ -16,7 +16,7 @@
 
 struct thd thds[HR_THD_MAX];
 struct thd *cur;
-struct thd *fpu_owner;			  /* whose x87/SSE state the registers hold */
+struct thd *fpu_owner = FPU_NOBODY;	  /* whose x87/SSE state the registers hold */
 static struct thd *free_head, *free_tail; /* FIFO: ids are reused as late as possible */
 
 void
@@ -72,7 +72,7 @@ thd_fpu_claim(struct thd *t)
 	hw_fpu_trap(0);
 	if (fpu_owner == t)
 		return;
-	if (fpu_owner)
+	if (fpu_owner != FPU_NOBODY)
 		hw_fpu_save(&fpu_owner->fpu);
 	hw_fpu_restore(&t->fpu);
 	fpu_owner = t;
@@ -82,7 +82,7 @@ void
 thd_free(struct thd *t)
 {
 	if (t == fpu_owner)
-		fpu_owner = 0;
+		fpu_owner = FPU_NOBODY;
 	if (t->state != HR_TS_FREE) {
 		struct comp *owner = t->chain[t->depth];
 		if (trace_on)

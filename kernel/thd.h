@@ -72,6 +72,9 @@ void thd_fpu_claim(struct thd *t)
 /* t, running, moves into another component (an invocation or its return): the registers
  * must hold t's own state there, not a thread's of the component it leaves (thd.c). */
 extern struct thd *fpu_owner; /* whose x87/SSE state the registers hold (thd.c) */
+/* fpu_owner when no thread's state is there: thds[0], never a thread, whose comp is NULL
+ * (so one test tells "another thread of t's component") */
+#define FPU_NOBODY (&thds[0])
 static inline void
 thd_fpu_settle(struct thd *t)
 {
@@ -92,7 +95,7 @@ thd_enter(struct thd *t)
 {
 	if (fpu_owner == t)
 		hw_fpu_trap(0);
-	else if (fpu_owner && fpu_owner->comp == t->comp)
+	else if (fpu_owner->comp == t->comp)
 		hw_fpu_trap(1);
 	else
 		thd_fpu_claim(t);

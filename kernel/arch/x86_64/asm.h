@@ -13,7 +13,19 @@
 
 /* struct regs: general registers pushed by the stubs, then the hardware frame. */
 #define R_R15	 0
+#define R_R14	 8
+#define R_R13	 16
+#define R_R12	 24
+#define R_R11	 32
+#define R_R10	 40
+#define R_R9	 48
+#define R_R8	 56
+#define R_RBP	 64
+#define R_RDI	 72
+#define R_RSI	 80
+#define R_RDX	 88
 #define R_RCX	 96
+#define R_RBX	 104
 #define R_RAX	 112
 #define R_VECTOR 120
 #define R_ERR	 128
@@ -23,6 +35,10 @@
 #define R_RSP	 160
 #define R_SS	 168
 #define R_SIZE	 176
+
+/* the TSS's rsp0 (cpu.c: hw_tss), where an interrupt from user mode saves its frame:
+ * always the end of the current thread's, where the syscall entry saves one too */
+#define TSS_RSP0 4
 
 /* vector value that marks a frame saved by the syscall instruction (sysret-able) */
 #define VEC_SYSCALL 256

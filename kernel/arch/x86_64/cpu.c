@@ -16,7 +16,7 @@ struct tss {
 	uint64_t resv2;
 	uint16_t resv3, iomap_base;
 } __attribute__((packed));
-_Static_assert(sizeof(struct tss) == 104, "TSS layout");
+_Static_assert(sizeof(struct tss) == 104 && offsetof(struct tss, rsp0) == TSS_RSP0, "TSS layout");
 
 struct gate {
 	uint16_t off_lo, sel;
@@ -27,7 +27,13 @@ struct gate {
 
 _Static_assert(USER_END == HR_VA_USER_END, "entry.S's bound of the user half");
 /* entry.S and fastpath.S see struct regs, CR3 and the FS base through asm.h */
-_Static_assert(offsetof(struct regs, r15) == R_R15 && offsetof(struct regs, rcx) == R_RCX &&
+_Static_assert(offsetof(struct regs, r15) == R_R15 && offsetof(struct regs, r14) == R_R14 &&
+		       offsetof(struct regs, r13) == R_R13 && offsetof(struct regs, r12) == R_R12 &&
+		       offsetof(struct regs, r11) == R_R11 && offsetof(struct regs, r10) == R_R10 &&
+		       offsetof(struct regs, r9) == R_R9 && offsetof(struct regs, r8) == R_R8 &&
+		       offsetof(struct regs, rbp) == R_RBP && offsetof(struct regs, rdi) == R_RDI &&
+		       offsetof(struct regs, rsi) == R_RSI && offsetof(struct regs, rdx) == R_RDX &&
+		       offsetof(struct regs, rcx) == R_RCX && offsetof(struct regs, rbx) == R_RBX &&
 		       offsetof(struct regs, rax) == R_RAX &&
 		       offsetof(struct regs, vector) == R_VECTOR &&
 		       offsetof(struct regs, err) == R_ERR && offsetof(struct regs, rip) == R_RIP &&
@@ -39,7 +45,8 @@ _Static_assert(offsetof(struct regs, r15) == R_R15 && offsetof(struct regs, rcx)
 _Static_assert(PCID_MASK == HW_PCIDS - 1 && HW_RFLAGS_FORCE == HW_USER_RFLAGS,
 	       "asm.h's PCID bits and first flags");
 
-static struct tss tss;
+/* the one TSS; entry.S and fastpath.S use its rsp0 (TSS_RSP0) as the current frame's end */
+struct tss hw_tss;
 static uint64_t gdt[7];
 static struct gate idt[HW_VECTORS];
 
@@ -51,8 +58,7 @@ extern char syscall_entry[], df_stack_top[], nmi_stack_top[];
 
 /* read by entry.S */
 struct regs *cur_frame;
-uint64_t cur_frame_end;
-hw_u64_packed *const hw_tss_rsp0 = &tss.rsp0;
+hw_u64_packed *const hw_tss_rsp0 = &hw_tss.rsp0;
 
 /* This CPU's copies of state whose writes cost more than a compare (hw.h) */
 uint64_t hw_fs_loaded;
@@ -60,7 +66,7 @@ uint64_t hw_fs_loaded;
 static void
 load_gdt(void)
 {
-	uint64_t base = (uint64_t) &tss, lim = sizeof(tss) - 1;
+	uint64_t base = (uint64_t) &hw_tss, lim = sizeof(hw_tss) - 1;
 	struct {
 		uint16_t lim;
 		uint64_t base;
@@ -74,9 +80,9 @@ load_gdt(void)
 	gdt[5] = (lim & 0xffff) | ((base & 0xffffff) << 16) | (0x89ull << 40) |
 		 (((lim >> 16) & 0xf) << 48) | (((base >> 24) & 0xff) << 56);
 	gdt[6] = base >> 32;
-	tss.iomap_base = sizeof(tss);	       /* no I/O bitmap: user mode has no port access */
-	tss.ist[0] = (uint64_t) df_stack_top;  /* IST 1: double faults (entry.S) */
-	tss.ist[1] = (uint64_t) nmi_stack_top; /* IST 2: NMIs (entry.S) */
+	hw_tss.iomap_base = sizeof(hw_tss);	  /* no I/O bitmap: user mode has no port access */
+	hw_tss.ist[0] = (uint64_t) df_stack_top;  /* IST 1: double faults (entry.S) */
+	hw_tss.ist[1] = (uint64_t) nmi_stack_top; /* IST 2: NMIs (entry.S) */
 	__asm__ volatile("lgdt %0" : : "m"(ptr));
 	__asm__ volatile("ltr %w0" : : "r"(TSS_SEL));
 }

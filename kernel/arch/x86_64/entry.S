@@ -2,8 +2,8 @@
  * entry.S - every way into and out of the kernel.
  *
  * User state is saved straight into the current thread's struct regs: the syscall path
- * pushes onto cur_frame_end, and interrupts from user mode arrive on TSS.rsp0, which always
- * equals cur_frame_end.  Switching threads therefore copies no registers: C code changes
+ * pushes onto its end, and interrupts from user mode arrive there too (TSS.rsp0, which
+ * the syscall path reads).  Switching threads therefore copies no registers: C code changes
  * cur_frame and ret_to_user restores whatever frame is current.  The kernel itself runs on
  * one stack (kstack) with interrupts disabled; it is never preempted.
  */
@@ -57,8 +57,8 @@
  * invoke and ret try their fast path (fastpath.S) first, before any register is saved:
  * the thread goes on running, in another component, so nothing of it needs to be in its
  * frame.  A fast path that declines puts back the registers the user left and comes back
- * to syscall_full.  thd_switch tries its own (fastpath.S: fast_switch) once the frame is
- * saved, as a thread that switches away must leave it; a decline dispatches that frame.
+ * to syscall_full.  thd_switch goes to its own (fastpath.S: fast_switch), which saves the
+ * registers the call keeps (docs/ABI.md) and, when it declines, dispatches that frame.
  */
 	.globl syscall_entry
 syscall_entry:
@@ -66,10 +66,12 @@ syscall_entry:
 	je	fast_invoke
 	cmp	$HR_SYSNO_RET, %eax
 	je	fast_ret
+	cmp	$HR_SYSNO_THD_SWITCH, %eax
+	je	fast_switch
 	.globl syscall_full
 syscall_full:
 	mov	%rsp, user_rsp_scratch(%rip)
-	mov	cur_frame_end(%rip), %rsp
+	mov	hw_tss + TSS_RSP0(%rip), %rsp
 	pushq	$UDATA_SEL
 	pushq	user_rsp_scratch(%rip)
 	push	%r11                              /* rflags */
@@ -78,8 +80,6 @@ syscall_full:
 	pushq	$0
 	pushq	$VEC_SYSCALL
 	SAVE_GPRS
-	cmp	$HR_SYSNO_THD_SWITCH, %eax
-	je	fast_switch
 	mov	%rsp, %rdi
 	lea	kstack_top(%rip), %rsp
 	call	syscall_dispatch
@@ -102,15 +102,29 @@ ret_to_user:
 	/* only flags user code may own go back (IOPL never), and interrupts are on */
 	andq	$HW_RFLAGS_USER, R_RFLAGS(%rsp)
 	orq	$HW_RFLAGS_FORCE, R_RFLAGS(%rsp)
-	RESTORE_GPRS
-	cmpq	$VEC_SYSCALL, (%rsp)
+	cmpq	$VEC_SYSCALL, R_VECTOR(%rsp)
 	jne	1f
-	/* a syscall frame: rcx/r11 are scratch, so the cheap sysret path applies */
-	mov	16(%rsp), %rcx                    /* rip (in the user half: checked above) */
-	mov	32(%rsp), %r11                    /* rflags */
-	mov	40(%rsp), %rsp                    /* user rsp */
+	/* a syscall frame: the cheap sysret path, which takes rip and rflags in rcx and r11
+	 * (so their own slots are not read) */
+	mov	R_R15(%rsp), %r15
+	mov	R_R14(%rsp), %r14
+	mov	R_R13(%rsp), %r13
+	mov	R_R12(%rsp), %r12
+	mov	R_R10(%rsp), %r10
+	mov	R_R9(%rsp), %r9
+	mov	R_R8(%rsp), %r8
+	mov	R_RBP(%rsp), %rbp
+	mov	R_RDI(%rsp), %rdi
+	mov	R_RSI(%rsp), %rsi
+	mov	R_RDX(%rsp), %rdx
+	mov	R_RBX(%rsp), %rbx
+	mov	R_RAX(%rsp), %rax
+	mov	R_RIP(%rsp), %rcx                 /* in the user half: checked above */
+	mov	R_RFLAGS(%rsp), %r11
+	mov	R_RSP(%rsp), %rsp
 	sysretq
-1:	add	$16, %rsp                         /* vector, error code */
+1:	RESTORE_GPRS
+	add	$16, %rsp                         /* vector, error code */
 	iretq
 
 bad_return:

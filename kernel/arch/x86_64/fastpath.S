@@ -1,13 +1,14 @@
 /*
- * fastpath.S - invoke, ret and thd_switch in their common case (kernel/fastpath.h):
- * invoke and ret entered from syscall_entry (entry.S) with the user's registers and left
- * by sysret, thd_switch once its frame is saved (below).
+ * fastpath.S - invoke, ret and thd_switch in their common case (kernel/fastpath.h),
+ * entered from syscall_entry (entry.S) with the user's registers: invoke and ret left by
+ * sysret, thd_switch by ret_to_user once it has saved what the call keeps (below).
  *
  * Each checks everything the full path (kernel/invoke.c: sys_invoke; sys_ret and
  * thd_unwind in kernel/thd.c) would check, but what cannot fail here (each said where it
  * is left out), changing nothing until all have passed, and then does exactly what it
  * would do.  Anything unusual declines: the registers are put back as the user left them
- * and syscall_full runs the full path, which gives the error or does the unusual thing.
+ * (thd_switch: stored in its frame) and the full path runs, which gives the error or does
+ * the unusual thing.
  * What each leaves to it:
  *  - invoke: a slot that is not an invocation capability, a callee that is not live or has
  *    no free stack, a caller at its stack quota, an invocation stack that is full, a thread
@@ -18,12 +19,13 @@
  *    blocked by another level, a switch that is not from a thread of the caller's own to
  *    another or to a child subsystem's c^s (the full path's accounting walks the levels),
  *    a pending PEVT, the thread itself, a thread with frames to pop first, tracing.
+ *    Its decline leaves r8 to r10 0, which the call does not keep (docs/ABI.md).
  *
  * invoke and ret save nothing, on the kernel stack or elsewhere: the thread goes on
  * running, in another component, so the registers go straight from one side to the
  * other.  Interrupts are off (the syscall mask), and the kernel never nests, so a few
- * words of .bss hold the values that must outlive the registers they arrived in.  The layout of the C structures comes from
- * fastpath.h, checked against them in fastpath.c.
+ * words of .bss hold the values that must outlive the registers they arrived in.  The
+ * layout of the C structures comes from fastpath.h, checked against them in fastpath.c.
  */
 #include "asm.h"
 #include "../../fastpath.h"
@@ -83,6 +85,170 @@
 	mov	fp_scratch(%rip), %rdi
 	mov	fp_rsp(%rip), %rsp
 	jmp	87b
+	.subsection 0
+.endm
+
+/*
+ * The fast switch's body (below: fast_switch), flagged 0 for flags 0 and 1 for the others.
+ * rdi, rsi and rdx stay as they came until every check has passed, for sw_decline.
+ */
+.macro SWITCH flagged
+	.if \flagged
+	mov	%rsi, %rax                        /* how: 0, BLOCK or EVWAIT (fastpath.c) */
+	and	$~FP_SW_TIMER, %rax
+	cmp	$FP_SW_EVWAIT, %rax
+	ja	sw_decline
+	mov	%rdx, %r12
+	.endif
+	cmp	$FP_THD_MAX - 1, %rdi             /* 0 is thds[0], never a thread: its state */
+	ja	sw_decline                        /* (free) fails below */
+	imul	$T_SIZE, %rdi, %r8
+	lea	thds(%r8), %r8
+	cmp	%r8, %r9
+	je	sw_decline
+	mov	T_COMP(%r9), %r10
+	cmpw	$1, C_IS_SCHED(%r10)              /* is_sched 1 and pevt 0 (fastpath.c) */
+	jne	sw_decline
+	cmpb	$0, trace_on(%rip)
+	jne	sw_decline
+	/* t is s's own (the owner at a thread's depth is at that depth: k is s's depth too),
+	 * and x is s's own or a child subsystem's (91) */
+	movzbl	T_DEPTH(%r9), %r11d
+	cmp	%r10, T_CHAIN(%r9,%r11,8)
+	jne	sw_decline
+	movzbl	T_DEPTH(%r8), %ecx
+	cmp	%r10, T_CHAIN(%r8,%rcx,8)
+	jne	91f
+92:	mov	T_COMP(%r8), %rbx                 /* no frames to pop first: thd_prepare */
+	mov	T_COMP_GEN(%r8), %ebp
+	cmp	%ebp, C_GEN(%rbx)
+	jne	sw_decline
+	cmpb	$HR_CS_LIVE, C_STATE(%rbx)
+	jne	sw_decline
+	.if \flagged
+	test	$FP_SW_EVWAIT, %eax
+	jnz	93f
+	.endif
+94:	cmpb	$FP_TS_READY, T_STATE(%r8)        /* the last check: x is ready, or (95) */
+	jne	95f                               /* is made ready */
+
+	/* decided: t's result, then each state change published to its owner */
+96:	movq	$0, R_RAX(%r9)
+	.if \flagged
+	test	%eax, %eax
+	jnz	97f
+	.endif
+	/* schedtree_account_down(t, s, x, k): now in rdx, the generation opened in rax.  One
+	 * test for nothing owed and no one to tell (nowed and woke_mask: fastpath.c) */
+98:	cmpq	$0, schedtree_acct + A_NOWED(%rip)
+	jne	99f
+71:	rdtsc
+	shl	$32, %rdx
+	or	%rax, %rdx
+	sub	schedtree_acct + A_STOLEN(%rip), %rdx
+	mov	schedtree_acct + A_OPEN_GEN(%rip), %rax
+	mov	schedtree_acct + A_OPEN_ALL_AT(%rip), %rdi
+	cmp	%rax, schedtree_acct + A_SINCE_GEN(,%r11,8)
+	cmove	schedtree_acct + A_SINCE(,%r11,8), %rdi
+	movzwl	T_ID(%r9), %ebp
+	shl	$5, %rbp                          /* struct hr_slot is 32 bytes */
+	add	C_REGION(%r10), %rbp
+	add	%rdx, RG_SLOT + SL_CONSUMED(%rbp) /* += now - opened */
+	sub	%rdi, RG_SLOT + SL_CONSUMED(%rbp)
+	mov	%rdx, schedtree_acct + A_SINCE(,%r11,8)
+	mov	%rax, schedtree_acct + A_SINCE_GEN(,%r11,8)
+	cmp	%ecx, %r11d
+	jne	72f
+73:	mov	%r8, cur(%rip)
+	/* thd_enter(x): its FPU (thd.h: lazy within a component) */
+	mov	fpu_owner(%rip), %rax
+	cmp	%rax, %r8
+	je	74f
+	cmp	%rbx, T_COMP(%rax)                /* FPU_NOBODY's comp is NULL */
+	jne	75f
+	cmpl	$1, hw_ts_set(%rip)
+	jne	76f
+77:	mov	%r8, cur_frame(%rip)              /* hw_set_current */
+	lea	R_SIZE(%r8), %rax
+	mov	%rax, hw_tss + TSS_RSP0(%rip)
+	mov	C_PGTBL(%rbx), %rax
+	mov	T_FS(%r8), %rdx
+	SET_SPACE
+	.if \flagged
+	test	$FP_SW_TIMER, %esi
+	jz	ret_to_user
+	lea	kstack_top(%rip), %rsp
+	mov	%r10, %rdi                        /* schedtree_timer(s, tsc) */
+	mov	%r12, %rsi
+	call	schedtree_timer
+	.endif
+	jmp	ret_to_user
+
+	.subsection 1
+91:	lea	-1(%rcx), %ebp                    /* x is at depth k + 1, under s */
+	cmp	%ebp, %r11d
+	jne	sw_decline
+	cmp	%r10, T_CHAIN(%r8,%r11,8)
+	jne	sw_decline
+	jmp	92b
+	.if \flagged
+93:	cmp	%r9, C_EVT(%r10)                  /* only s's event thread waits, and not */
+	jne	sw_decline                        /* with events pending (EPERM, EAGAIN) */
+	cmpb	$0, C_EVT_PENDING(%r10)
+	jne	sw_decline
+	jmp	94b
+	.endif
+95:	cmpb	$FP_TS_EVWAIT, T_STATE(%r8)       /* x waits for events, or is blocked by s */
+	je	1f
+	cmpb	$FP_TS_BLOCKED, T_STATE(%r8)
+	jne	sw_decline
+	cmp	%r11b, T_BLOCKER(%r8)
+	jne	sw_decline
+1:	movb	$FP_TS_READY, T_STATE(%r8)        /* decided; x's owner is s or a child */
+	lea	kstack_top(%rip), %rsp
+	mov	%r8, %rdi
+	mov	T_CHAIN(%r8,%rcx,8), %rbp
+	call	sw_publish
+	jmp	96b
+	.if \flagged
+97:	lea	kstack_top(%rip), %rsp            /* BLOCK: blocked by s; or EVWAIT */
+	test	$FP_SW_BLOCK, %eax
+	jz	1f
+	movb	$FP_TS_BLOCKED, T_STATE(%r9)
+	mov	%r11b, T_BLOCKER(%r9)
+	jmp	2f
+1:	movb	$FP_TS_EVWAIT, T_STATE(%r9)
+2:	mov	%r9, %rdi
+	mov	%r10, %rbp
+	call	sw_publish
+	jmp	98b
+	.endif
+99:	lea	kstack_top(%rip), %rsp            /* schedtree_owed_pay, */
+	cmpl	$0, schedtree_acct + A_NOWED(%rip)
+	je	1f
+	call	schedtree_owed_pay
+1:	bt	%ecx, schedtree_acct + A_WOKE_MASK(%rip)
+	jnc	71b
+	mov	%ecx, %edi                        /* schedtree_woke_tell(x->depth) */
+	call	schedtree_woke_tell
+	jmp	71b
+72:	mov	%rdx, schedtree_acct + A_SINCE + 8(,%r11,8) /* x is a child's: its level too */
+	mov	%rax, schedtree_acct + A_SINCE_GEN + 8(,%r11,8)
+	jmp	73b
+74:	cmpl	$0, hw_ts_set(%rip)               /* hw_fpu_trap(0) */
+	je	77b
+	movl	$0, hw_ts_set(%rip)
+	clts
+	jmp	77b
+76:	movl	$1, hw_ts_set(%rip)               /* hw_fpu_trap(1) */
+	mov	%cr0, %rax
+	or	$CR0_TS, %rax
+	mov	%rax, %cr0
+	jmp	77b
+75:	lea	kstack_top(%rip), %rsp
+	mov	%r8, %rdi
+	call	thd_fpu_claim
+	jmp	77b
 	.subsection 0
 .endm
 
@@ -253,185 +419,59 @@ ret_decline_rax:
 	jmp	syscall_full
 	.subsection 0
 
-/* ---- thd_switch: thd=rdi flags=rsi tsc=rdx, its frame saved (entry.S) -------------- */
+/* ---- thd_switch: thd=rdi flags=rsi tsc=rdx ------------------------------------------ */
 /*
  * The C statement of what this does is sys_thd_switch (thd.c) narrowed to the cases below
  * (kernel/fastpath.h), its accounting schedtree_account_down (schedtree.h, host-tested
  * against the general schedtree_account), its publishing schedtree_publish_to and its
- * entry thd_enter.  The caller's registers are in its frame already, so every register is
- * free; the kernel stack is taken first, for the out-of-line calls (each to a function
- * that keeps every register: no_caller_saved_registers), and for a decline, which runs
- * syscall_dispatch on the frame.  Through the checks:
- *   rax how (flags without TIMER)  rsi flags  rdx tsc  r8 x (thds[thd])  r9 t (cur)
- *   r10 s (t->comp)  r11 k (s->depth)  rcx x->state  rbx x->comp
+ * entry thd_enter.
+ *
+ * Entered straight from syscall_entry, it saves of the calling thread t only what the call
+ * keeps (docs/ABI.md: what a C call keeps, rbx, rbp and r12 to r15, with rip, rflags and
+ * rsp) into t's frame, which is where struct thd starts (cur is the frame).  Every
+ * register is free after that, r8 to r10 and the arguments being the caller's to lose.  A
+ * decline stores what the full path reads (the number and the three arguments, and r8 to
+ * r10 as 0, never a kernel value) and runs syscall_dispatch on the frame.  Calls out of
+ * line, each to a function that keeps every register (no_caller_saved_registers), take the
+ * kernel stack first.
+ *
+ * Two copies of the body (SWITCH): for flags 0, the plain switch between threads (a lock
+ * handed over, a request to the event thread), which tests no flag; and for the others, a
+ * BLOCK or a scheduler's dispatch (EVWAIT, TIMER).  Through the checks:
+ *   rax how (flags without TIMER)  rsi flags  r12 tsc  r8 x (thds[thd])  r9 t (cur)
+ *   r10 s (t->comp)  r11 k (t->depth, s's)  rcx x->depth  rbx x->comp
  */
 	.globl fast_switch
 fast_switch:
-	lea	kstack_top(%rip), %rsp
-	mov	%rsi, %rax
-	and	$~FP_SW_TIMER, %rax
-	cmp	$FP_SW_EVWAIT, %rax               /* 0, BLOCK or EVWAIT (fastpath.c) */
-	ja	sw_decline
-	lea	-1(%rdi), %rcx                    /* 1 .. HR_THD_MAX - 1 */
-	cmp	$FP_THD_MAX - 2, %rcx
-	ja	sw_decline
-	cmpb	$0, trace_on(%rip)
-	jne	sw_decline
-	imul	$T_SIZE, %rdi, %r8
-	lea	thds(%r8), %r8
 	mov	cur(%rip), %r9
-	cmp	%r8, %r9
-	je	sw_decline
-	mov	T_COMP(%r9), %r10
-	cmpb	$0, C_IS_SCHED(%r10)
-	je	sw_decline
-	cmpb	$0, C_PEVT(%r10)
-	jne	sw_decline
-	/* t is s's own; x is s's own or a child subsystem's c^s */
-	movzbl	C_DEPTH(%r10), %r11d
-	cmp	%r11b, T_DEPTH(%r9)
-	jne	sw_decline
-	cmp	%r10, T_CHAIN(%r9,%r11,8)
-	jne	sw_decline
-	movzbl	T_DEPTH(%r8), %ecx
-	sub	%r11d, %ecx
-	cmp	$1, %ecx
-	ja	sw_decline
-	cmp	%r10, T_CHAIN(%r8,%r11,8)
-	jne	sw_decline
-	/* x is ready, waits for events, or is blocked by s */
-	movzbl	T_STATE(%r8), %ecx
-	cmp	$FP_TS_READY, %ecx
-	je	1f
-	cmp	$FP_TS_EVWAIT, %ecx
-	je	1f
-	cmp	$FP_TS_BLOCKED, %ecx
-	jne	sw_decline
-	cmp	%r11b, T_BLOCKER(%r8)
-	jne	sw_decline
-1:	test	$FP_SW_EVWAIT, %eax
-	jnz	sw_evwait
-2:	mov	T_COMP(%r8), %rbx                 /* no frames to pop first: thd_prepare */
-	mov	T_COMP_GEN(%r8), %ebp
-	cmp	%ebp, C_GEN(%rbx)
-	jne	sw_decline
-	cmpb	$HR_CS_LIVE, C_STATE(%rbx)
-	jne	sw_decline
+	mov	%rcx, R_RIP(%r9)
+	mov	%r11, R_RFLAGS(%r9)
+	mov	%rsp, R_RSP(%r9)
+	movq	$VEC_SYSCALL, R_VECTOR(%r9)       /* sysret-able (cs and ss are the user's) */
+	mov	%rbx, R_RBX(%r9)
+	mov	%rbp, R_RBP(%r9)
+	mov	%r12, R_R12(%r9)
+	mov	%r13, R_R13(%r9)
+	mov	%r14, R_R14(%r9)
+	mov	%r15, R_R15(%r9)
+	test	%rsi, %rsi
+	jnz	sw_flagged
+	SWITCH	0
+sw_flagged:
+	SWITCH	1
 
-	/* decided: t's result, then each state change published to its owner */
-	movq	$0, R_RAX(%r9)
-	test	%eax, %eax
-	jnz	sw_park
-3:	cmp	$FP_TS_READY, %ecx
-	jne	sw_unpark
-4:	/* schedtree_account_down(t, s, x, k): now in rdx, the generation opened in rax */
-	cmpl	$0, schedtree_acct + A_NOWED(%rip)
-	jne	sw_owed
-5:	mov	%rdx, %r12
-	rdtsc
-	shl	$32, %rdx
-	or	%rax, %rdx
-	sub	schedtree_acct + A_STOLEN(%rip), %rdx
-	mov	schedtree_acct + A_OPEN_GEN(%rip), %rax
-	mov	schedtree_acct + A_OPEN_ALL_AT(%rip), %rcx
-	cmp	%rax, schedtree_acct + A_SINCE_GEN(,%r11,8)
-	cmove	schedtree_acct + A_SINCE(,%r11,8), %rcx
-	movzwl	T_ID(%r9), %ebp
-	shl	$5, %rbp                          /* struct hr_slot is 32 bytes */
-	add	C_REGION(%r10), %rbp
-	add	%rdx, RG_SLOT + SL_CONSUMED(%rbp) /* += now - opened */
-	sub	%rcx, RG_SLOT + SL_CONSUMED(%rbp)
-	movzbl	T_DEPTH(%r8), %ecx
-	bt	%ecx, schedtree_acct + A_WOKE_MASK(%rip)
-	jc	sw_woke
-6:	mov	%rdx, schedtree_acct + A_SINCE(,%r11,8)
-	mov	%rax, schedtree_acct + A_SINCE_GEN(,%r11,8)
-	cmp	%ecx, %r11d
-	jne	sw_open_two
-7:	mov	%r8, cur(%rip)
-	/* thd_enter(x): its FPU (thd.h: lazy within a component) */
-	mov	fpu_owner(%rip), %rax
-	cmp	%rax, %r8
-	je	sw_fpu_mine
-	test	%rax, %rax
-	jz	sw_fpu_claim
-	cmp	%rbx, T_COMP(%rax)
-	jne	sw_fpu_claim
-	cmpl	$1, hw_ts_set(%rip)
-	jne	sw_fpu_trap
-8:	mov	%r8, cur_frame(%rip)              /* hw_set_current */
-	lea	R_SIZE(%r8), %rax
-	mov	%rax, cur_frame_end(%rip)
-	mov	hw_tss_rsp0(%rip), %rcx
-	mov	%rax, (%rcx)
-	mov	C_PGTBL(%rbx), %rax
-	mov	T_FS(%r8), %rdx
-	SET_SPACE
-	test	$FP_SW_TIMER, %esi
-	jz	ret_to_user
-	mov	%r10, %rdi                        /* schedtree_timer(s, tsc) */
-	mov	%r12, %rsi
-	call	schedtree_timer
-	jmp	ret_to_user
-
-	.subsection 1
-sw_evwait:                                        /* only s's event thread waits, and not */
-	cmp	%r9, C_EVT(%r10)                  /* with events pending (EPERM, EAGAIN) */
-	jne	sw_decline
-	cmpb	$0, C_EVT_PENDING(%r10)
-	jne	sw_decline
-	jmp	2b
-sw_park:                                          /* BLOCK: blocked by s; or EVWAIT */
-	test	$FP_SW_BLOCK, %eax
-	jz	1f
-	movb	$FP_TS_BLOCKED, T_STATE(%r9)
-	mov	%r11b, T_BLOCKER(%r9)
-	jmp	2f
-1:	movb	$FP_TS_EVWAIT, T_STATE(%r9)
-2:	mov	%r9, %rdi
-	mov	%r10, %rbp
-	call	sw_publish
-	jmp	3b
-sw_unpark:                                        /* x is ready; its owner is s or a child */
-	movb	$FP_TS_READY, T_STATE(%r8)
-	mov	%r8, %rdi
-	movzbl	T_DEPTH(%r8), %ebp
-	mov	T_CHAIN(%r8,%rbp,8), %rbp
-	call	sw_publish
-	jmp	4b
-sw_owed:
-	call	schedtree_owed_pay
-	jmp	5b
-sw_woke:                                          /* schedtree_woke_tell(x->depth) */
-	mov	%ecx, %edi
-	call	schedtree_woke_tell
-	mov	schedtree_acct + A_OPEN_GEN(%rip), %rax
-	jmp	6b
-sw_open_two:                                      /* x is a child's c^s: its level too */
-	mov	%rdx, schedtree_acct + A_SINCE + 8(,%r11,8)
-	mov	%rax, schedtree_acct + A_SINCE_GEN + 8(,%r11,8)
-	jmp	7b
-sw_fpu_mine:                                      /* hw_fpu_trap(0) */
-	cmpl	$0, hw_ts_set(%rip)
-	je	8b
-	movl	$0, hw_ts_set(%rip)
-	clts
-	jmp	8b
-sw_fpu_trap:                                      /* hw_fpu_trap(1) */
-	movl	$1, hw_ts_set(%rip)
-	mov	%cr0, %rax
-	or	$CR0_TS, %rax
-	mov	%rax, %cr0
-	jmp	8b
-sw_fpu_claim:
-	mov	%r8, %rdi
-	call	thd_fpu_claim
-	jmp	8b
 sw_decline:
-	mov	cur_frame(%rip), %rdi
+	movq	$HR_SYSNO_THD_SWITCH, R_RAX(%r9)
+	mov	%rdi, R_RDI(%r9)
+	mov	%rsi, R_RSI(%r9)
+	mov	%rdx, R_RDX(%r9)
+	movq	$0, R_R8(%r9)
+	movq	$0, R_R9(%r9)
+	movq	$0, R_R10(%r9)
+	lea	kstack_top(%rip), %rsp
+	mov	%r9, %rdi
 	call	syscall_dispatch
 	jmp	ret_to_user
-	.subsection 0
 
 /*
  * schedtree_publish_to(rdi, rbp): thread rdi's state to its owner rbp's slot, and for a

@@ -48,15 +48,13 @@ void hw_frame_init_user(struct regs *r, uint64_t ip, uint64_t sp);
 /* The frame ret_to_user restores (entry.S), and TSS.rsp0, where an interrupt from user mode
  * saves the frame: the current thread's.  Inline: every switch sets it. */
 typedef uint64_t hw_u64_packed __attribute__((aligned(1))); /* the TSS's fields */
-extern struct regs *cur_frame;
-extern uint64_t cur_frame_end; /* cpu.c */
-extern hw_u64_packed *const hw_tss_rsp0;
+extern struct regs *cur_frame;				    /* cpu.c */
+extern hw_u64_packed *const hw_tss_rsp0; /* its frame's end, also for syscall_entry */
 static inline void
 hw_set_current(struct regs *r)
 {
 	cur_frame = r;
-	cur_frame_end = (uint64_t) (r + 1);
-	*hw_tss_rsp0 = cur_frame_end;
+	*hw_tss_rsp0 = (uint64_t) (r + 1);
 }
 
 /*
