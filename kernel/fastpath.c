@@ -88,7 +88,7 @@ FP_AT(schedtree_acct, nowed, A_NOWED, 4);
 FP_AT(schedtree_acct, woke_mask, A_WOKE_MASK, 4);
 #undef FP_AT
 _Static_assert(sizeof(struct thd) == T_SIZE && sizeof(struct hr_slot) == 32 &&
-		       sizeof(trace_on) == 1 && sizeof(hw_ts_set) == 4 && sizeof(cur->depth) == 1,
+		       sizeof(hw_ts_set) == 4 && sizeof(cur->depth) == 1,
 	       "fastpath.S: thds[] by T_SIZE, a slot by shl 5, the flags it compares");
 _Static_assert(FP_THD_MAX == HR_THD_MAX && FP_SW_BLOCK == HR_SW_BLOCK &&
 		       FP_SW_EVWAIT == HR_SW_EVWAIT && FP_SW_TIMER == HR_SW_TIMER &&
@@ -96,10 +96,10 @@ _Static_assert(FP_THD_MAX == HR_THD_MAX && FP_SW_BLOCK == HR_SW_BLOCK &&
 		       FP_TS_EVWAIT == HR_TS_EVWAIT && FP_SLOT_OWNED == HR_SLOT_OWNED &&
 		       FP_SLOT_CS == HR_SLOT_CS && FP_SLOT_EVT == HR_SLOT_EVT,
 	       "fastpath.S: the values it tests");
-/* one 16-bit compare tests is_sched == 1 and pevt == 0 (both are only ever 0 or 1), one
- * 64-bit compare nowed == 0 and woke_mask == 0 */
-_Static_assert(C_PEVT == C_IS_SCHED + 1 && A_WOKE_MASK == A_NOWED + 4,
-	       "fastpath.S: the fields it tests two at a time are neighbours");
+/* one 16-bit compare tests is_sched == 1 and pevt == 0 (both are only ever 0 or 1) */
+_Static_assert(C_PEVT == C_IS_SCHED + 1, "fastpath.S: is_sched and pevt are neighbours");
+
+uint64_t fast_switch_max = FP_THD_MAX - 1;
 /* "how <= EVWAIT" is "BLOCK, EVWAIT or neither", as the other flags it keeps are higher */
 _Static_assert(HR_SW_BLOCK == 1 && HR_SW_EVWAIT == 2 && HR_SW_TIMER > HR_SW_EVWAIT,
 	       "fastpath.S: one comparison tests the flags");

@@ -99,4 +99,11 @@
 #define FP_SLOT_EVT   0x4
 #define CR0_TS	      0x8 /* CR0.TS: hw_fpu_trap */
 
+#ifndef __ASSEMBLER__
+#include <stdint.h>
+/* The highest thread id the fast switch takes (fastpath.c): HR_THD_MAX - 1, and 0 while
+ * tracing (kernel/trace.c), so that every switch takes the full path, which records it. */
+extern uint64_t fast_switch_max;
+#endif
+
 #endif

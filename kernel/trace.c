@@ -11,6 +11,7 @@
  * The hooks are the pointers of trace.h, which trace_init points at the wrappers here.
  */
 #include "trace.h"
+#include "fastpath.h"
 #include "comp.h"
 #include "thd.h"
 #include "schedtree.h"
@@ -205,6 +206,7 @@ trace_init(int on, uint64_t tsc_hz)
 	put_dec(tsc_hz);
 	hw_trace_tx('\n');
 	trace_on = 1;
+	fast_switch_max = 0;
 	trace_account = account_traced;
 	trace_activate = activate_traced;
 	trace_irq = irq_traced;
@@ -229,6 +231,7 @@ trace_end(void)
 		return;
 	/* off from here: no hook records, and a panic inside the drain does not drain again */
 	trace_on = 0;
+	fast_switch_max = FP_THD_MAX - 1;
 	trace_account = schedtree_account;
 	trace_activate = schedtree_activate;
 	trace_irq = trap_irq;

@@ -39,7 +39,7 @@
  * clobbered (wrmsr takes the base in edx:eax).  The unusual cases (the same table, PCIDs)
  * are out of line, in subsection 1.
  */
-.macro SET_SPACE
+.macro SET_SPACE who
 	mov	%cr3, %rcx
 	cmp	%rax, %rcx
 	je	83f
@@ -52,9 +52,11 @@
 	mov	$MSR_FS_BASE, %ecx
 	wrmsr
 	.subsection 1
+\who\()_same_space:
 83:	cmp	%rdx, hw_fs_loaded(%rip)          /* the same table: write the base if it changed */
 	jne	82b
 	jmp	85f
+\who\()_pcid:
 84:	mov	%rax, %rcx                        /* PCIDs: cr3 |= hw_cr3_keep[pcid], which turns */
 	and	$PCID_MASK, %ecx                  /* into the no-flush bit for the next load */
 	or	hw_cr3_keep(,%rcx,8), %rax
@@ -72,11 +74,12 @@
  * registers.  thd_fpu_claim keeps every register (no_caller_saved_registers); it needs a
  * stack and its argument in rdi.
  */
-.macro FPU_SETTLE
+.macro FPU_SETTLE who
 	cmp	%rax, fpu_owner(%rip)
 	jne	86f
 87:
 	.subsection 1
+\who\()_fpu_claim:
 86:	mov	%rsp, fp_rsp(%rip)
 	mov	%rdi, fp_scratch(%rip)
 	lea	kstack_top(%rip), %rsp
@@ -100,16 +103,14 @@
 	ja	sw_decline
 	mov	%rdx, %r12
 	.endif
-	cmp	$FP_THD_MAX - 1, %rdi             /* 0 is thds[0], never a thread: its state */
-	ja	sw_decline                        /* (free) fails below */
+	cmp	fast_switch_max(%rip), %rdi       /* 0 is thds[0], never a thread: its state */
+	ja	sw_decline                        /* (free) fails below; all, while tracing */
 	imul	$T_SIZE, %rdi, %r8
 	lea	thds(%r8), %r8
 	cmp	%r8, %r9
 	je	sw_decline
 	mov	T_COMP(%r9), %r10
 	cmpw	$1, C_IS_SCHED(%r10)              /* is_sched 1 and pevt 0 (fastpath.c) */
-	jne	sw_decline
-	cmpb	$0, trace_on(%rip)
 	jne	sw_decline
 	/* t is s's own (the owner at a thread's depth is at that depth: k is s's depth too),
 	 * and x is s's own or a child subsystem's (91) */
@@ -138,10 +139,13 @@
 	test	%eax, %eax
 	jnz	97f
 	.endif
-	/* schedtree_account_down(t, s, x, k): now in rdx, the generation opened in rax.  One
-	 * test for nothing owed and no one to tell (nowed and woke_mask: fastpath.c) */
-98:	cmpq	$0, schedtree_acct + A_NOWED(%rip)
+	/* schedtree_account_down(t, s, x, k): now in rdx, the generation opened in rax.  First
+	 * what is owed, and the wake notice to tell at x's depth (not any depth's: a subtree
+	 * deep down leaves those of the levels above waiting for long) */
+98:	cmpl	$0, schedtree_acct + A_NOWED(%rip)
 	jne	99f
+	bt	%ecx, schedtree_acct + A_WOKE_MASK(%rip)
+	jc	99f
 71:	rdtsc
 	shl	$32, %rdx
 	or	%rax, %rdx
@@ -173,7 +177,7 @@
 	mov	%rax, hw_tss + TSS_RSP0(%rip)
 	mov	C_PGTBL(%rbx), %rax
 	mov	T_FS(%r8), %rdx
-	SET_SPACE
+	SET_SPACE sw\flagged
 	.if \flagged
 	test	$FP_SW_TIMER, %esi
 	jz	ret_to_user
@@ -185,6 +189,7 @@
 	jmp	ret_to_user
 
 	.subsection 1
+sw\flagged\()_x_below:
 91:	lea	-1(%rcx), %ebp                    /* x is at depth k + 1, under s */
 	cmp	%ebp, %r11d
 	jne	sw_decline
@@ -192,12 +197,14 @@
 	jne	sw_decline
 	jmp	92b
 	.if \flagged
+sw\flagged\()_evwait:
 93:	cmp	%r9, C_EVT(%r10)                  /* only s's event thread waits, and not */
 	jne	sw_decline                        /* with events pending (EPERM, EAGAIN) */
 	cmpb	$0, C_EVT_PENDING(%r10)
 	jne	sw_decline
 	jmp	94b
 	.endif
+sw\flagged\()_unpark:
 95:	cmpb	$FP_TS_EVWAIT, T_STATE(%r8)       /* x waits for events, or is blocked by s */
 	je	1f
 	cmpb	$FP_TS_BLOCKED, T_STATE(%r8)
@@ -211,6 +218,7 @@
 	call	sw_publish
 	jmp	96b
 	.if \flagged
+sw\flagged\()_park:
 97:	lea	kstack_top(%rip), %rsp            /* BLOCK: blocked by s; or EVWAIT */
 	test	$FP_SW_BLOCK, %eax
 	jz	1f
@@ -223,7 +231,8 @@
 	call	sw_publish
 	jmp	98b
 	.endif
-99:	lea	kstack_top(%rip), %rsp            /* schedtree_owed_pay, */
+sw\flagged\()_news:
+99:	lea	kstack_top(%rip), %rsp            /* schedtree_owed_pay */
 	cmpl	$0, schedtree_acct + A_NOWED(%rip)
 	je	1f
 	call	schedtree_owed_pay
@@ -232,19 +241,23 @@
 	mov	%ecx, %edi                        /* schedtree_woke_tell(x->depth) */
 	call	schedtree_woke_tell
 	jmp	71b
+sw\flagged\()_open_two:
 72:	mov	%rdx, schedtree_acct + A_SINCE + 8(,%r11,8) /* x is a child's: its level too */
 	mov	%rax, schedtree_acct + A_SINCE_GEN + 8(,%r11,8)
 	jmp	73b
+sw\flagged\()_fpu_mine:
 74:	cmpl	$0, hw_ts_set(%rip)               /* hw_fpu_trap(0) */
 	je	77b
 	movl	$0, hw_ts_set(%rip)
 	clts
 	jmp	77b
+sw\flagged\()_fpu_trap:
 76:	movl	$1, hw_ts_set(%rip)               /* hw_fpu_trap(1) */
 	mov	%cr0, %rax
 	or	$CR0_TS, %rax
 	mov	%rax, %cr0
 	jmp	77b
+sw\flagged\()_fpu_claim:
 75:	lea	kstack_top(%rip), %rsp
 	mov	%r8, %rdi
 	call	thd_fpu_claim
@@ -323,9 +336,9 @@ inv_gen:                                          /* last: esp is c's gen for t-
 	add	%rdx, %rsp                        /* the callee's rsp: its stack's end */
 	add	C_STK_FS0(%r11), %rdx             /* its FS base: its stack's TCB */
 	mov	%rdx, T_FS(%rax)
-	FPU_SETTLE
+	FPU_SETTLE inv
 	mov	C_PGTBL(%r11), %rax
-	SET_SPACE
+	SET_SPACE inv
 	mov	fp_a3(%rip), %rdx
 	mov	C_ENTRY(%r11), %rcx
 	mov	cur(%rip), %rax
@@ -401,9 +414,9 @@ fast_ret:
 	decb	C_STK_HELD(%rsp,%rdx)
 	mov	IV_FS(%r11), %rdx
 	mov	%rdx, T_FS(%rax)
-	FPU_SETTLE
+	FPU_SETTLE ret
 	mov	C_PGTBL(%rcx), %rax
-	SET_SPACE
+	SET_SPACE ret
 	mov	IV_RSP(%r11), %rsp
 	mov	IV_RIP(%r11), %rcx
 	mov	fp_rdx(%rip), %rdx
