@@ -44,6 +44,9 @@ static unsigned shares_len;
 static struct hr_lock lock, comply_lock;
 static uint32_t revisions_seen; /* our parent's revocations we have looked at */
 static uint64_t our_target;	/* pages our parent wants us to be down to (0: none) */
+/* comply or cpu_comply has something left for a later turn (a lock was busy, pages are
+ * still owed): delegate_turn calls them then even if our parent says nothing new */
+static int comply_left;
 static unsigned unforgotten;	/* children marked dead that forget_dead must still forget */
 
 static uint64_t cpu_revisions_seen; /* our parent's CPU revocations we have applied */
@@ -866,11 +869,15 @@ comply(void)
 	if (!hr_bootinfo()->depth)
 		return;
 	if (pcb->revision == revisions_seen && !our_target)
-		return; /* nothing new from our parent, nothing owed: every turn's case */
-	if (!hr_lock_try(&comply_lock))
+		return; /* nothing new from our parent, nothing owed */
+	if (!hr_lock_try(&comply_lock)) {
+		comply_left = 1; /* its holder may have read the revision already: look again */
 		return;
+	}
 	comply_once();
 	hr_lock_give(&comply_lock);
+	if (our_target)
+		comply_left = 1; /* still owed: our children give back on later turns */
 }
 
 /* Children that died while the lock was busy are forgotten now, if it is free. */
@@ -892,26 +899,26 @@ cpu_comply(void)
 	const volatile struct hr_pcb *pcb = (const struct hr_pcb *) HR_VA_PCB;
 
 	if (!hr_bootinfo()->depth || pcb->cpu_revision == cpu_revisions_seen)
-		return; /* every turn's case */
-	if (!hr_lock_try(&lock))
 		return;
+	if (!hr_lock_try(&lock)) {
+		comply_left = 1;
+		return;
+	}
 	cpu_comply_locked();
 	hr_lock_give(&lock);
 }
 
 /* On every turn of the scheduler: each part looks again for itself, but the common case
- * (nothing dead, nothing new from our parent, nothing owed) is decided here, at once. */
+ * (nothing dead, nothing new from our parent, nothing left from an earlier turn) is
+ * decided here, at once, without reading our parent's page. */
 void
 delegate_turn(void)
 {
-	const volatile struct hr_pcb *pcb = (const struct hr_pcb *) HR_VA_PCB;
-
 	if (unforgotten)
 		forget_dead();
-	if (!hr_bootinfo()->depth)
+	if (!sched_parent_news && !comply_left)
 		return;
-	if (pcb->revision != revisions_seen || our_target)
-		comply();
-	if (pcb->cpu_revision != cpu_revisions_seen)
-		cpu_comply();
+	comply_left = 0;
+	comply();
+	cpu_comply();
 }

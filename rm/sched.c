@@ -339,6 +339,23 @@ alone_mark(int32_t id, uint64_t now)
 		alone_set(core.ent[id].tid, until);
 }
 
+int sched_parent_news;
+
+/* Whether our parent bumped our pcb's events since the last turn; seen now (the parent's
+ * writes before the bump are visible once the bump is: it writes them first) */
+static void
+parent_look(void)
+{
+	volatile struct hr_pcb *pcb = (struct hr_pcb *) HR_VA_PCB;
+	uint64_t events;
+
+	sched_parent_news = 0;
+	if (!hr_bootinfo()->depth || (events = pcb->events) == pcb->events_seen)
+		return;
+	pcb->events_seen = events;
+	sched_parent_news = 1;
+}
+
 /* One turn: learn what happened, then pick; returns the entity to run or POL_IDLE. */
 static int32_t
 decide(uint64_t now)
@@ -350,8 +367,7 @@ decide(uint64_t now)
 	if (hr_region()->pevt)
 		events_fetch(parent_event);
 	schedcore_requests(&core, now);
-	if (hr_bootinfo()->depth)
-		((struct hr_pcb *) HR_VA_PCB)->events_seen = ((struct hr_pcb *) HR_VA_PCB)->events;
+	parent_look();
 	layer_next = hooks->turn();
 	schedcore_timers(&core, now);
 	if (schedcore_idle_forever(&core))

@@ -60,6 +60,10 @@ void sched_block_here(void);
  * places, idle (event_wait) and dispatching (thd_switch's HR_SW_EVWAIT), and comes back
  * from either to the top of its loop. */
 uint64_t sched_woke_at(void);
+/* In the turn that runs now: whether our parent told us something since our last turn
+ * (bumped our pcb's events, rm/parent.h, which it does after every other write there).
+ * The layer's turn looks at the rest of the pcb only then. */
+extern int sched_parent_news;
 /* Timer ticks -> TSC. */
 uint64_t sched_ticks(uint64_t ticks);
 /* Become the event thread and schedule forever. */
