@@ -130,12 +130,14 @@ static struct {
 	uint64_t tsc;
 } owed[OWED_MAX];
 
-/* What each ancestor of s sees of it (the c^s on the path) grows by tsc. */
+/* What each ancestor of s sees of it (the c^s on the path) grows by tsc; not where a c^s
+ * has been freed (thd_free clears up_slot), whose id may be another thread's by now. */
 static void
 charge_up(struct comp *s, uint64_t tsc)
 {
-	for (struct comp *c = s; c->up_slot; c = c->parent)
-		c->up_slot->consumed += tsc;
+	for (struct comp *c = s; c->parent; c = c->parent)
+		if (c->up_slot)
+			c->up_slot->consumed += tsc;
 }
 
 void

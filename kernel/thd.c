@@ -93,8 +93,8 @@ thd_free(struct thd *t)
 		if (owner && owner->evt == t)
 			owner->evt = 0;
 		if (t->home) {
-			if (t->home->cs == t)
-				t->home->cs = 0;
+			if (t->home->cs == t) /* and its slot, whose id will be reused */
+				t->home->cs = 0, t->home->up_slot = 0;
 			t->home->nthds--;
 		}
 		if (t->payer && t->payer->state != COMP_FREE)

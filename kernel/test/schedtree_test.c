@@ -811,6 +811,21 @@ TEST(a_wake_three_levels_down_is_told_to_each_ancestor_as_a_thread_at_its_depth_
 	cur = 0;
 }
 
+TEST(frames_below_a_child_whose_cs_was_freed_charge_the_levels_above_it_and_not_its_slot)
+{
+	ztree();
+	/* Z2's c^s is freed (thd_free): its id, and so its slot in Z1's region, may be a
+	 * new thread's of Z1 by now */
+	zc[2]->cs = 0;
+	zc[2]->up_slot = 0;
+	zreg[1].slot[ze[2].id].consumed = 7;
+	schedtree_charge(zc[3], 100);
+	schedtree_owed_pay();
+	CHECK_EQ(zreg[2].slot[ze[3].id].consumed, 100); /* Z2's view of Z3 */
+	CHECK_EQ(zreg[1].slot[ze[2].id].consumed, 7);	/* untouched */
+	CHECK_EQ(zreg[0].slot[ze[1].id].consumed, 100); /* the root's view of Z1 */
+}
+
 /* ---- idling again as before: no walk ----------------------------------------------------- */
 
 /* Each of Z0..Z2 said its child is all it has. */
