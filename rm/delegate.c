@@ -44,10 +44,10 @@ static unsigned shares_len;
 static struct hr_lock lock, comply_lock;
 static uint32_t revisions_seen; /* our parent's revocations we have looked at */
 static uint64_t our_target;	/* pages our parent wants us to be down to (0: none) */
+static unsigned unforgotten;	/* children marked dead that forget_dead must still forget */
 /* comply or cpu_comply has something left for a later turn (a lock was busy, pages are
  * still owed): delegate_turn calls them then even if our parent says nothing new */
 static int comply_left;
-static unsigned unforgotten;	/* children marked dead that forget_dead must still forget */
 
 static uint64_t cpu_revisions_seen; /* our parent's CPU revocations we have applied */
 
