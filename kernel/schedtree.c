@@ -195,6 +195,27 @@ static struct parted {
 	int k;
 } parted;
 
+/*
+ * from stops running at levels k .. from->depth: each slot it was charged at takes the time
+ * since that level opened.  Its own level is its own slot; below it, level i's slot is
+ * what the scheduler at depth i sees of its child on from's path, that child's up_slot
+ * (none once its c^s is gone).  Still a loop over the levels, the one left on the idle
+ * path (docs/EVAL.md); the up_slots make it a few loads a level.
+ */
+static void
+close_levels(const struct thd *from, int k, uint64_t now)
+{
+	const struct comp *owner = from->chain[from->depth];
+
+	if (owner && owner->is_sched && k <= from->depth)
+		owner->region->slot[from->id].consumed += now - schedtree_opened(from->depth);
+	for (int i = from->depth - 1; i >= k; i--) {
+		const struct comp *c = from->chain[i + 1];
+		if (c && c->up_slot)
+			c->up_slot->consumed += now - schedtree_opened(i);
+	}
+}
+
 void
 schedtree_account(struct thd *from, struct thd *to, int level)
 {
@@ -213,10 +234,8 @@ schedtree_account(struct thd *from, struct thd *to, int level)
 	} else {
 		k = diverge(from, to);
 	}
-	for (int i = k; from && i <= from->depth; i++) {
-		if (from->chain[i] && from->chain[i]->is_sched)
-			slot_of(from, i)->consumed += now - schedtree_opened(i);
-	}
+	if (from)
+		close_levels(from, k, now);
 	if (!to)
 		return;
 	/* a scheduler at to's depth may run now: what it is to be told first */

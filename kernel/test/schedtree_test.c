@@ -311,6 +311,8 @@ tree(void)
 	c2->cs = &cs2;
 	cs1 = (struct thd){ .id = 1, .chain = { r } };
 	cs2 = (struct thd){ .id = 2, .chain = { r } };
+	c1->up_slot = &reg[0].slot[cs1.id]; /* as schedtree_make sets it */
+	c2->up_slot = &reg[0].slot[cs2.id];
 	ta = (struct thd){ .id = 3, .depth = 1, .chain = { r, c1 } };
 	tb = (struct thd){ .id = 4, .depth = 1, .chain = { r, c1 } };
 	tc = (struct thd){ .id = 5, .depth = 1, .chain = { r, c2 } };
@@ -459,6 +461,8 @@ TEST(threads_parting_deep_are_charged_from_where_they_part)
 	c[10].cs = &csa;
 	c[11].cs = &csb;
 	c[12].cs = &csc;
+	for (int i = 10; i <= 12; i++) /* as schedtree_make sets it */
+		c[i].up_slot = &c[i].parent->region->slot[c[i].cs->id];
 	schedtree_account(0, &xa, 0);
 	for (uint64_t t0 = hw_tsc(); hw_tsc() == t0;)
 		;
