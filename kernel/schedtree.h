@@ -95,10 +95,10 @@ schedtree_account_down(struct thd *from, const struct comp *s, struct thd *to, i
 
 	if (a->nowed)
 		schedtree_owed_pay();
+	if (__builtin_expect(a->woke_mask >> to->depth & 1, 0))
+		schedtree_woke_tell(to->depth); /* before the clock is read, as fastpath.S does */
 	now = hw_tsc() - a->stolen;
 	s->region->slot[from->id].consumed += now - schedtree_opened(k);
-	if (__builtin_expect(a->woke_mask >> to->depth & 1, 0))
-		schedtree_woke_tell(to->depth);
 	for (int i = k; i <= to->depth; i++) {
 		a->since[i] = now;
 		a->since_gen[i] = a->open_gen;
