@@ -49,12 +49,13 @@ void hrtop_turn(void);
 /* The TSC at which hrtop_turn wants our next turn (UINT64_MAX: none). */
 uint64_t hrtop_next(void);
 /* Is anybody looking (a task of ours views, our parent asks, or we asked our children)?
- * Every turn of every scheduler asks this, inline: nobody looking costs a few loads. */
+ * Every turn of every scheduler asks this, inline: nobody looking costs a few loads.
+ * parent_asks: our parent's top_want was 1 when it last told us something (subsys.c). */
 extern volatile uint32_t hrtop_looking;
 static inline int
-hrtop_wanted(const volatile uint32_t *parent_asks)
+hrtop_wanted(int parent_asks)
 {
-	return hrtop_looking || (parent_asks && *parent_asks == 1);
+	return hrtop_looking || parent_asks;
 }
 
 /* What the kernel charged to all our threads and children, in TSC (rows[0].consumed). */

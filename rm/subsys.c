@@ -34,9 +34,11 @@
 
 static const void *fdt;
 static const char *me;
-/* Our parent's hrtop request in the page it shares with us (NULL for the root): read on
- * every turn, inline (hrtop.h). */
+/* Our parent's hrtop request in the page it shares with us (NULL for the root), and
+ * whether it held 1 when our parent last told us something (sched_parent_news: it bumps
+ * the page's events when it changes it), which every turn asks (hrtop.h). */
 static const volatile uint32_t *parent_asks;
+static int parent_wants_top;
 static int failures;
 static unsigned pending; /* children waiting to be rebuilt (restart.h) */
 static struct {
@@ -319,7 +321,7 @@ on_lost(void)
 static __attribute__((noinline)) uint64_t
 layer_turn(void)
 {
-	int wanted = hrtop_wanted(parent_asks);
+	int wanted = hrtop_wanted(parent_wants_top);
 	uint64_t t;
 
 	if (wanted)
@@ -341,7 +343,9 @@ on_turn(void)
 {
 	delegate_turn();
 	net_turn();
-	if (hrtop_wanted(parent_asks) || pending)
+	if (sched_parent_news)
+		parent_wants_top = parent_asks && *parent_asks == 1;
+	if (hrtop_wanted(parent_wants_top) || pending)
 		return layer_turn();
 	return UINT64_MAX;
 }
