@@ -830,6 +830,21 @@ TEST(frames_below_a_child_whose_cs_was_freed_charge_the_levels_above_it_and_not_
 	CHECK_EQ(zreg[0].slot[ze[1].id].consumed, 100); /* the root's view of Z1 */
 }
 
+TEST(a_thread_that_stops_charges_every_level_it_ran_at_but_a_freed_cs_slot)
+{
+	ztree();
+	zc[2]->cs = 0; /* as above: Z2's c^s is freed */
+	zc[2]->up_slot = 0;
+	zreg[1].slot[ze[2].id].consumed = 7;
+	schedtree_account(0, &ze[3], 0); /* Z3's event thread runs at every level */
+	for (uint64_t t0 = hw_tsc(); hw_tsc() == t0;)
+		;
+	schedtree_account(&ze[3], 0, 0);	/* and stops: the CPU idles */
+	CHECK(zreg[2].slot[ze[3].id].consumed); /* its own slot */
+	CHECK_EQ(zreg[1].slot[ze[2].id].consumed, 7);
+	CHECK_EQ(zreg[0].slot[ze[1].id].consumed, zreg[2].slot[ze[3].id].consumed);
+}
+
 /* ---- idling again as before: no walk ----------------------------------------------------- */
 
 /* Each of Z0..Z2 said its child is all it has. */
