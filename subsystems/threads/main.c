@@ -81,6 +81,9 @@ switch_regs_task(void *arg)
 	for (int i = 0; i < 3; i++) /* a few rounds: the first runs other's start */
 		switch_case("thd_switch_keeps_what_a_c_call_keeps", other, 0, 0);
 	switch_case("thd_switch_with_block_keeps_what_a_c_call_keeps", other, HR_SW_BLOCK, 0);
+	switch_case("thd_switch_to_itself_keeps_what_a_c_call_keeps", (long) switch_main, 0, 0);
+	switch_case("thd_switch_to_itself_with_block_keeps_what_a_c_call_keeps", (long) switch_main,
+		    HR_SW_BLOCK, HR_EINVAL);
 	switch_case("thd_switch_to_no_thread_keeps_what_a_c_call_keeps", HR_THD_MAX + 5, 0,
 		    HR_ENOENT);
 	switch_case("thd_switch_with_bad_flags_keeps_what_a_c_call_keeps", other, 0x80, HR_EINVAL);
