@@ -18,8 +18,8 @@
  *  - thd_switch: flags other than BLOCK, EVWAIT or TIMER, an EVWAIT that fails, a thread
  *    blocked by another level, a switch that is not from a thread of the caller's own to
  *    another or to a child subsystem's c^s (the full path's accounting walks the levels),
- *    a pending PEVT, the thread itself with BLOCK or EVWAIT (EINVAL), a thread with
- *    frames to pop first, tracing.  Its decline leaves r8 to r10 0, which the call does
+ *    a pending PEVT, the thread itself with any flag (TIMER alone, which arms the
+ *    timer, or EINVAL), a thread with frames to pop first, tracing.  Its decline leaves r8 to r10 0, which the call does
  *    not keep (docs/ABI.md).
  *
  * invoke and ret save nothing, on the kernel stack or elsewhere: the thread goes on
@@ -112,12 +112,16 @@
 	cmpw	$1, C_IS_SCHED(%r10)              /* is_sched 1 and pevt 0 (fastpath.c) */
 	jne	sw_decline
 	/* t is s's own (the owner at a thread's depth is at that depth: k is s's depth too),
-	 * and x is t itself (90) or s's own or a child subsystem's (91) */
+	 * and x is t itself (a yield: 90) or s's own or a child subsystem's (91) */
 	movzbl	T_DEPTH(%r9), %r11d
 	cmp	%r10, T_CHAIN(%r9,%r11,8)
 	jne	sw_decline
 	cmp	%r8, %r9
+	.if \flagged
+	je	sw_decline                        /* to itself: TIMER alone, or EINVAL */
+	.else
 	je	90f
+	.endif
 	movzbl	T_DEPTH(%r8), %ecx
 	cmp	%r10, T_CHAIN(%r8,%rcx,8)
 	jne	91f
@@ -190,19 +194,11 @@
 	jmp	ret_to_user
 
 	.subsection 1
-sw\flagged\()_self:
-90:	.if \flagged                             /* to itself: a yield, or TIMER alone arms */
-	test	%eax, %eax                        /* the timer; BLOCK and EVWAIT are EINVAL */
-	jnz	sw_decline
-	movq	$0, R_RAX(%r9)
-	lea	kstack_top(%rip), %rsp
-	mov	%r10, %rdi                        /* schedtree_timer(s, tsc) */
-	mov	%r12, %rsi
-	call	schedtree_timer
-	.else
-	movq	$0, R_RAX(%r9)
-	.endif
+	.if !\flagged
+sw0_self:
+90:	movq	$0, R_RAX(%r9)                    /* to itself: a yield, nothing to do */
 	jmp	ret_to_user
+	.endif
 sw\flagged\()_x_below:
 91:	lea	-1(%rcx), %ebp                    /* x is at depth k + 1, under s */
 	cmp	%ebp, %r11d
