@@ -5,58 +5,7 @@
  * of a case holds PAT + i going in.
  */
 #include "kernel/abi/hr_syscall.h"
-
-#define PAT	  0x5a5a000000000000
-#define RFLAGS_DF 0x400
-#define RFLAGS_AC 0x40000
-
-/* \reg holds PAT + \i, or bit \i of rcx is set */
-.macro CHECK reg, i
-	movabs	$PAT + \i, %r11
-	cmp	%r11, \reg
-	je	1f
-	bts	$\i, %rcx
-1:
-.endm
-
-/* The C caller's callee-saved registers, kept on our stack around a case. */
-.macro SAVE_CALLEE_SAVED
-	push	%rbx
-	push	%rbp
-	push	%r12
-	push	%r13
-	push	%r14
-	push	%r15
-.endm
-
-.macro RESTORE_CALLEE_SAVED
-	pop	%r15
-	pop	%r14
-	pop	%r13
-	pop	%r12
-	pop	%rbp
-	pop	%rbx
-.endm
-
-/* PAT + i in rbx, rbp, r12..r15 (i = 6..11) */
-.macro FILL_CALLEE_SAVED
-	movabs	$PAT + 6, %rbx
-	movabs	$PAT + 7, %rbp
-	movabs	$PAT + 8, %r12
-	movabs	$PAT + 9, %r13
-	movabs	$PAT + 10, %r14
-	movabs	$PAT + 11, %r15
-.endm
-
-/* bit i of rcx for each of rbx, rbp, r12..r15 (i = 6..11) not holding PAT + i */
-.macro CHECK_CALLEE_SAVED
-	CHECK	%rbx, 6
-	CHECK	%rbp, 7
-	CHECK	%r12, 8
-	CHECK	%r13, 9
-	CHECK	%r14, 10
-	CHECK	%r15, 11
-.endm
+#include "subsystems/regpat.h"
 
 	.text
 /*

@@ -6,20 +6,9 @@
  * own pattern in every register and its own DF and AC.
  */
 #include "kernel/abi/hr_syscall.h"
+#include "subsystems/regpat.h"
 
-#define PAT	  0x5a5a000000000000 /* switch_regs's: register i holds PAT + i */
-#define OTHER	  0x3c3c000000000000 /* switch_other's */
-#define RFLAGS_DF 0x400
-#define RFLAGS_AC 0x40000
-
-/* \reg holds \pat + \i, or bit \i of rcx is set */
-.macro CHECK reg, pat, i
-	movabs	$\pat + \i, %r11
-	cmp	%r11, \reg
-	je	1f
-	bts	$\i, %rcx
-1:
-.endm
+#define OTHER 0x3c3c000000000000 /* switch_other's pattern; switch_regs's is PAT */
 
 /* bit 13 of rcx if \reg holds one of switch_other's values (OTHER's top 16 bits) */
 .macro NOT_OTHERS reg
@@ -29,42 +18,6 @@
 	jne	1f
 	bts	$13, %rcx
 1:
-.endm
-
-.macro SAVE_CALLEE_SAVED
-	push	%rbx
-	push	%rbp
-	push	%r12
-	push	%r13
-	push	%r14
-	push	%r15
-.endm
-
-.macro RESTORE_CALLEE_SAVED
-	pop	%r15
-	pop	%r14
-	pop	%r13
-	pop	%r12
-	pop	%rbp
-	pop	%rbx
-.endm
-
-.macro FILL_CALLEE_SAVED pat
-	movabs	$\pat + 6, %rbx
-	movabs	$\pat + 7, %rbp
-	movabs	$\pat + 8, %r12
-	movabs	$\pat + 9, %r13
-	movabs	$\pat + 10, %r14
-	movabs	$\pat + 11, %r15
-.endm
-
-.macro CHECK_CALLEE_SAVED pat
-	CHECK	%rbx, \pat, 6
-	CHECK	%rbp, \pat, 7
-	CHECK	%r12, \pat, 8
-	CHECK	%r13, \pat, 9
-	CHECK	%r14, \pat, 10
-	CHECK	%r15, \pat, 11
 .endm
 
 	.text
@@ -82,7 +35,7 @@ switch_regs:
 	movabs	$PAT + 3, %r10
 	movabs	$PAT + 4, %r8
 	movabs	$PAT + 5, %r9
-	FILL_CALLEE_SAVED PAT
+	FILL_CALLEE_SAVED
 	xor	%edx, %edx
 	pushf
 	orq	$RFLAGS_DF | RFLAGS_AC, (%rsp)
@@ -100,7 +53,7 @@ switch_regs:
 	mov	$0, %ecx
 	je	2f
 	bts	$12, %rcx
-2:	CHECK_CALLEE_SAVED PAT
+2:	CHECK_CALLEE_SAVED
 	NOT_OTHERS %rdi
 	NOT_OTHERS %rsi
 	NOT_OTHERS %rdx
