@@ -5,7 +5,7 @@
  * of a case holds PAT + i going in.
  */
 #include "kernel/abi/hr_syscall.h"
-#include "subsystems/regpat.h"
+#include "subsystems/regpat.inc"
 
 	.text
 /*

@@ -6,7 +6,7 @@
  * own pattern in every register and its own DF and AC.
  */
 #include "kernel/abi/hr_syscall.h"
-#include "subsystems/regpat.h"
+#include "subsystems/regpat.inc"
 
 #define OTHER 0x3c3c000000000000 /* switch_other's pattern; switch_regs's is PAT */
 
