@@ -80,12 +80,10 @@
 #define SL_BLOCKER    16
 #define SL_FLAGS      20
 #define A_SINCE	      0
-#define A_SINCE_GEN   136
-#define A_OPEN_GEN    272
-#define A_OPEN_ALL_AT 280
-#define A_STOLEN      288
-#define A_NOWED	      296
-#define A_WOKE_MASK   300
+#define A_OPEN_MASK   136
+#define A_STOLEN      144
+#define A_NOWED	      152
+#define A_WOKE_MASK   156
 
 #define FP_THD_MAX    256  /* HR_THD_MAX */
 #define FP_SW_BLOCK   0x01 /* HR_SW_* */

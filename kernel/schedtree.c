@@ -8,7 +8,7 @@
  * Accounting.  Every level i of the running thread's chain has an open slot, the one its
  * scheduler charges: the thread itself at its owner's level, else the c^s of the child
  * subsystem on its path (the HiRES rule: a parent sees a child as one thread).
- * schedtree_acct.since[i] (schedtree.h) is when level i's slot was opened.  A switch
+ * schedtree_opened(i) (schedtree.h) is when level i's slot was opened.  A switch
  * closes and opens only the levels at which the outgoing and incoming threads are charged
  * differently, so a switch inside one subsystem touches one level whatever its depth.  A
  * parent reads its children's totals only when it runs, by which time their slots have
@@ -29,7 +29,12 @@ struct region_page {
 } __attribute__((aligned(4096)));
 
 static struct region_page regions[HR_COMP_MAX];
-struct schedtree_acct schedtree_acct;
+struct schedtree_acct schedtree_acct = { .open_mask = 1 };
+const uint32_t schedtree_upto[HR_DEPTH_MAX + 1] = {
+	0x1,   0x3,   0x7,    0xf,    0x1f,   0x3f,   0x7f,    0xff,    0x1ff,
+	0x3ff, 0x7ff, 0xfff, 0x1fff, 0x3fff, 0x7fff, 0xffff, 0x1ffff,
+};
+_Static_assert(HR_DEPTH_MAX == 16, "schedtree_upto: one entry a level");
 static uint64_t tsc_hz, tick_tsc;
 static struct hr_kinfo kinfo __attribute__((aligned(4096)));
 static uint64_t next_due = UINT64_MAX; /* no scheduler's timer is due before this */
@@ -206,13 +211,19 @@ static void
 close_levels(const struct thd *from, int k, uint64_t now)
 {
 	const struct comp *owner = from->chain[from->depth];
+	int j = schedtree_opening(from->depth); /* levels j .. i opened together */
+	uint64_t ran = now - schedtree_acct.since[j];
 
-	if (owner && owner->is_sched && k <= from->depth)
-		owner->region->slot[from->id].consumed += now - schedtree_opened(from->depth);
+	if (k > from->depth)
+		return;
+	if (owner && owner->is_sched)
+		owner->region->slot[from->id].consumed += ran;
 	for (int i = from->depth - 1; i >= k; i--) {
 		const struct comp *c = from->chain[i + 1];
+		if (i < j) /* an earlier opening */
+			ran = now - schedtree_acct.since[j = schedtree_opening(i)];
 		if (c && c->up_slot)
-			c->up_slot->consumed += now - schedtree_opened(i);
+			c->up_slot->consumed += ran;
 	}
 }
 
@@ -241,17 +252,7 @@ schedtree_account(struct thd *from, struct thd *to, int level)
 	/* a scheduler at to's depth may run now: what it is to be told first */
 	if (__builtin_expect(schedtree_acct.woke_mask >> to->depth & 1, 0))
 		schedtree_woke_tell(to->depth);
-	if (k == 0) {
-		/* every level opens now (from idle, or across the root's entities): one stamp
-		 * for all, whatever the depth */
-		schedtree_acct.open_gen++;
-		schedtree_acct.open_all_at = now;
-		return;
-	}
-	for (int i = k; i <= to->depth; i++) {
-		schedtree_acct.since[i] = now;
-		schedtree_acct.since_gen[i] = schedtree_acct.open_gen;
-	}
+	schedtree_open(k, now); /* levels k .. to->depth: one stamp, whatever the depth */
 }
 
 long

@@ -55,10 +55,12 @@ void schedtree_account(struct thd *from, struct thd *to, int from_level);
  * schedtree_account_down, and for the fast switch, which reads it through fastpath.h's
  * offsets (A_). */
 struct schedtree_acct {
-	uint64_t since[HR_DEPTH_MAX + 1]; /* valid where since_gen[i] == open_gen */
-	uint64_t since_gen[HR_DEPTH_MAX + 1];
-	uint64_t open_gen;    /* bumped when every level opens at once ... */
-	uint64_t open_all_at; /* ... at this time */
+	/* Levels k and below open together, at one time: since[k], marked by bit k of
+	 * open_mask, which clears every bit above k.  Level i was opened at since[j], j the
+	 * highest set bit at or below i (bit 0 is always set).  So opening any number of
+	 * levels is two stores, whatever the depth (schedtree_open). */
+	uint64_t since[HR_DEPTH_MAX + 1];
+	uint32_t open_mask;
 	/* TSC spent on frames for their owners (schedtree_charge): the clock runs without
 	 * it, so that whoever the interrupt stopped does not pay for it, at any level */
 	uint64_t stolen;
@@ -68,23 +70,40 @@ struct schedtree_acct {
 	uint32_t woke_mask;
 };
 extern struct schedtree_acct schedtree_acct;
+/* schedtree_upto[i]: the bits of levels 0 .. i (the fast switch's schedtree_opened) */
+extern const uint32_t schedtree_upto[HR_DEPTH_MAX + 1];
 /* Both keep every register (no_caller_saved_registers): the fast switch calls them from
  * assembly with every register in use (arch/x86_64/fastpath.S). */
 void schedtree_owed_pay(void) __attribute__((no_caller_saved_registers));
 void schedtree_woke_tell(unsigned depth) __attribute__((noinline, cold, no_caller_saved_registers));
 
-/* When level i's slot was opened: its own stamp, or the last time every level opened. */
+/* The last opening that reached down to level i: levels j .. i opened at since[j]. */
+static inline int
+schedtree_opening(int i)
+{
+	return 63 ^ __builtin_clzll(schedtree_acct.open_mask & schedtree_upto[i]); /* bsr */
+}
+
+/* When level i's slot was opened. */
 static inline uint64_t
 schedtree_opened(int i)
 {
-	const struct schedtree_acct *a = &schedtree_acct;
+	return schedtree_acct.since[schedtree_opening(i)];
+}
 
-	return a->since_gen[i] == a->open_gen ? a->since[i] : a->open_all_at;
+/* Levels k, k + 1, ... (every one below) open now. */
+static inline void
+schedtree_open(int k, uint64_t now)
+{
+	struct schedtree_acct *a = &schedtree_acct;
+
+	a->since[k] = now;
+	a->open_mask = (a->open_mask & schedtree_upto[k]) | 1u << k;
 }
 
 /* schedtree_account when from is owned by scheduler s at depth k (from->depth == k) and to
  * is seen by s (to->chain[k] == s): from's slot at level k closes, and to's open from
- * level k down to its own (one or two levels).  Exact for these cases without diverge's
+ * level k down to its own (one stamp).  Exact for these cases without diverge's
  * walk: the fast switch's accounting, which arch/x86_64/fastpath.S does in assembly (this
  * is its statement in C, checked against schedtree_account by schedtree_test). */
 static inline __attribute__((always_inline)) void
@@ -99,10 +118,7 @@ schedtree_account_down(struct thd *from, const struct comp *s, struct thd *to, i
 		schedtree_woke_tell(to->depth); /* before the clock is read, as fastpath.S does */
 	now = hw_tsc() - a->stolen;
 	s->region->slot[from->id].consumed += now - schedtree_opened(k);
-	for (int i = k; i <= to->depth; i++) {
-		a->since[i] = now;
-		a->since_gen[i] = a->open_gen;
-	}
+	schedtree_open(k, now);
 }
 /* Charge tsc of kernel work done for s (its frames) to s at every level, not to cur (its
  * ancestors' views at the next dispatch, before any of them can look). */

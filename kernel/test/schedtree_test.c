@@ -476,6 +476,86 @@ TEST(threads_parting_deep_are_charged_from_where_they_part)
 	CHECK(dreg[11].slot[xa.id].consumed);
 }
 
+/* Opening level k stamps it and every level below it at once, and leaves the levels above
+ * it as they were: what each level reads after a run of openings, one stamp each. */
+TEST(an_opening_stamps_its_level_and_every_one_below_and_keeps_those_above)
+{
+	static const struct {
+		int k;
+		uint64_t at;
+	} runs[] = { { 0, 100 }, { 5, 200 }, { 9, 300 }, { 3, 400 }, { 16, 500 }, { 9, 600 }, { 0, 700 } };
+	uint64_t want[HR_DEPTH_MAX + 1];
+
+	for (unsigned r = 0; r < sizeof(runs) / sizeof(runs[0]); r++) {
+		schedtree_open(runs[r].k, runs[r].at);
+		for (int i = runs[r].k; i <= HR_DEPTH_MAX; i++)
+			want[i] = runs[r].at;
+		for (int i = 0; i <= HR_DEPTH_MAX; i++)
+			CHECK_EQ(schedtree_opened(i), want[i]);
+	}
+}
+
+/* xa runs, xb (parting at level 9) runs, xa again, then the CPU idles: every slot is charged
+ * exactly the time its entity ran, levels 9 .. 11 each opened by a switch that parted at 9
+ * while the levels above stayed open from the first dispatch. */
+TEST(levels_opened_by_a_switch_deep_down_are_charged_from_that_switch_exactly)
+{
+	static struct hr_sched_region dreg[13];
+	static struct thd xa, xb, csa, csb, csc;
+	struct comp *c = &comps[40];
+	uint64_t t1, t2;
+
+	memset(dreg, 0, sizeof(dreg));
+	for (int i = 0; i <= 12; i++) {
+		c[i] = (struct comp){ .id = (uint16_t) (40 + i),
+				      .state = COMP_LIVE,
+				      .is_sched = 1 };
+		c[i].region = &dreg[i];
+		c[i].depth = (uint8_t) (i == 12 ? 10 : i);
+		c[i].parent = i == 0 ? 0 : &c[i == 12 ? 9 : i - 1];
+		schedtree_path(&c[i], c[i].parent);
+	}
+	xa = (struct thd){ .id = 7, .depth = 11 };
+	xb = (struct thd){ .id = 8, .depth = 10 };
+	for (int i = 0; i <= 11; i++)
+		xa.chain[i] = &c[i];
+	for (int i = 0; i <= 10; i++)
+		xb.chain[i] = &c[i == 10 ? 12 : i];
+	csa = (struct thd){ .id = 9 };
+	csb = (struct thd){ .id = 10 };
+	csc = (struct thd){ .id = 11 };
+	c[10].cs = &csa;
+	c[11].cs = &csb;
+	c[12].cs = &csc;
+	for (int i = 10; i <= 12; i++)
+		c[i].up_slot = &c[i].parent->region->slot[c[i].cs->id];
+	schedtree_account(0, &xa, 0);
+	for (uint64_t t0 = hw_tsc(); hw_tsc() == t0;)
+		;
+	schedtree_account(&xa, &xb, 0);
+	t1 = schedtree_opened(9);
+	CHECK_EQ(schedtree_opened(8), schedtree_opened(0)); /* the first dispatch's */
+	CHECK(t1 > schedtree_opened(8));
+	for (uint64_t t0 = hw_tsc(); hw_tsc() == t0;)
+		;
+	schedtree_account(&xb, &xa, 0);
+	t2 = schedtree_opened(9);
+	CHECK_EQ(dreg[9].slot[csc.id].consumed, t2 - t1); /* xb ran from t1 to t2 */
+	CHECK_EQ(dreg[12].slot[xb.id].consumed, t2 - t1);
+	for (uint64_t t0 = hw_tsc(); hw_tsc() == t0;)
+		;
+	schedtree_account(&xa, 0, 0);
+	/* xa ran until t1 and from t2: alike at its three levels, and more than t2 - t1's
+	 * share would be if a level had kept the first dispatch's stamp */
+	CHECK_EQ(dreg[9].slot[csa.id].consumed, dreg[11].slot[xa.id].consumed);
+	CHECK_EQ(dreg[10].slot[csb.id].consumed, dreg[11].slot[xa.id].consumed);
+	CHECK(dreg[11].slot[xa.id].consumed > t1 - schedtree_opened(0));
+	CHECK_EQ(dreg[9].slot[csc.id].consumed, t2 - t1); /* closed once, not again */
+	for (int i = 0; i <= 8; i++)
+		for (int k = 0; k < HR_THD_MAX; k++)
+			CHECK_EQ(dreg[i].slot[k].consumed, 0);
+}
+
 /* ---- wake-ups below idle parents: every ancestor told HR_KEV_IDLE hears HR_KEV_WAKE ------ */
 
 static struct hr_sched_region wreg[4];

@@ -144,7 +144,7 @@
 	test	%eax, %eax
 	jnz	97f
 	.endif
-	/* schedtree_account_down(t, s, x, k): now in rdx, the generation opened in rax.  First
+	/* schedtree_account_down(t, s, x, k): now in rdx, the open levels' bits in eax.  First
 	 * what is owed, and the wake notice to tell at x's depth (not any depth's: a subtree
 	 * deep down leaves those of the levels above waiting for long) */
 98:	cmpl	$0, schedtree_acct + A_NOWED(%rip)
@@ -155,20 +155,19 @@
 	shl	$32, %rdx
 	or	%rax, %rdx
 	sub	schedtree_acct + A_STOLEN(%rip), %rdx
-	mov	schedtree_acct + A_OPEN_GEN(%rip), %rax
-	mov	schedtree_acct + A_OPEN_ALL_AT(%rip), %rdi
-	cmp	%rax, schedtree_acct + A_SINCE_GEN(,%r11,8)
-	cmove	schedtree_acct + A_SINCE(,%r11,8), %rdi
+	mov	schedtree_acct + A_OPEN_MASK(%rip), %eax
+	and	schedtree_upto(,%r11,4), %eax     /* schedtree_opened(k) */
+	bsr	%eax, %edi
+	mov	schedtree_acct + A_SINCE(,%rdi,8), %rdi
 	movzwl	T_ID(%r9), %ebp
 	shl	$5, %rbp                          /* struct hr_slot is 32 bytes */
 	add	C_REGION(%r10), %rbp
 	add	%rdx, RG_SLOT + SL_CONSUMED(%rbp) /* += now - opened */
 	sub	%rdi, RG_SLOT + SL_CONSUMED(%rbp)
-	mov	%rdx, schedtree_acct + A_SINCE(,%r11,8)
-	mov	%rax, schedtree_acct + A_SINCE_GEN(,%r11,8)
-	cmp	%ecx, %r11d
-	jne	72f
-73:	mov	%r8, cur(%rip)
+	mov	%rdx, schedtree_acct + A_SINCE(,%r11,8) /* schedtree_open(k): x's level, */
+	bts	%r11d, %eax                       /* and k + 1 when x is a child's */
+	mov	%eax, schedtree_acct + A_OPEN_MASK(%rip)
+	mov	%r8, cur(%rip)
 	/* thd_enter(x): its FPU (thd.h: lazy within a component) */
 	mov	fpu_owner(%rip), %rax
 	cmp	%rax, %r8
@@ -251,10 +250,6 @@ sw\flagged\()_news:
 	mov	%ecx, %edi                        /* schedtree_woke_tell(x->depth) */
 	call	schedtree_woke_tell
 	jmp	71b
-sw\flagged\()_open_two:
-72:	mov	%rdx, schedtree_acct + A_SINCE + 8(,%r11,8) /* x is a child's: its level too */
-	mov	%rax, schedtree_acct + A_SINCE_GEN + 8(,%r11,8)
-	jmp	73b
 sw\flagged\()_fpu_mine:
 74:	cmpl	$0, hw_ts_set(%rip)               /* hw_fpu_trap(0) */
 	je	77b
