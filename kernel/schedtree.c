@@ -171,7 +171,9 @@ schedtree_charge(struct comp *s, uint64_t tsc)
 }
 
 /* the scheduler whose ancestors may still be told that their child on its path woke
- * (schedtree_woke_tell), at the depths of schedtree_acct.woke_mask; NULL: none */
+ * (schedtree_woke_tell), at the depths of schedtree_acct.woke_mask; meaningless when no
+ * bit is set (calm_again leaves it, so that the same scheduler waking again writes the
+ * mask only) */
 static struct comp *woke_from;
 
 /* The last idle that reached the top (idle_up: the CPU idled, every scheduler above
@@ -384,14 +386,17 @@ preempts(const struct thd *e, const struct thd *t, int *kp)
 	return sl[schedtree_rep(e, k)].prio < sl[schedtree_rep(t, k)].prio && may_run(e, k + 1);
 }
 
-void
-schedtree_activate(struct comp *s)
+/* schedtree_activate, inline for wake_up: returns whether s's event thread runs now. */
+static inline __attribute__((always_inline)) int
+activate(struct comp *s)
 {
 	struct thd *e = s->evt;
-	int k = 0;
+	int k = 0, runs = 0;
 
-	if (!e || e->state != HR_TS_EVWAIT)
-		return;
+	if (!e)
+		return 0;
+	if (e->state != HR_TS_EVWAIT)
+		return e == cur;
 	e->state = HR_TS_READY;
 	if (e->chain[e->depth] == s) /* its own, as it usually is: no owner to look up */
 		schedtree_publish_to(e, s);
@@ -399,7 +404,7 @@ schedtree_activate(struct comp *s)
 		schedtree_publish(e);
 	if (thd_prepare(e)) {
 		thd_free(e);
-		return;
+		return 0;
 	}
 	if (preempts(e, cur, &k)) {
 		e->preempted = cur;
@@ -408,11 +413,19 @@ schedtree_activate(struct comp *s)
 		if (cur)
 			parted = (struct parted){ cur, e, k };
 		thd_dispatch(e, 0);
+		runs = 1;
 	}
 	/* Nothing is pending that its turn will not read: cleared last, as the dispatch
 	 * above may have told s notices that waited for it (schedtree_woke_tell), which
 	 * would otherwise make it take a second turn for news its first one read. */
 	s->evt_pending = 0;
+	return runs;
+}
+
+void
+schedtree_activate(struct comp *s)
+{
+	activate(s);
 }
 
 /* Queue ev for s without waking its event thread: it sees it when it next looks. */
@@ -428,11 +441,11 @@ queue(struct comp *s, struct hr_kevent ev)
  * Inline, so that a wake-up, on the path from an interrupt or a timer to the woken event
  * thread at depth >= 1, is a store (woke_word, woke_bit) and no call. */
 static inline __attribute__((always_inline)) void
-notice(struct comp *c, uint16_t type)
+notice_as(struct comp *c, uint16_t type, int traced)
 {
 	struct comp *p = c->parent;
 
-	if (type == HR_KEV_WAKE && !trace_on)
+	if (type == HR_KEV_WAKE && !traced)
 		*c->woke_word |= c->woke_bit; /* kev_notice's store, worked out at promotion */
 	else
 		trace_kev_notice(&p->evq, p->region, &c->notice, type, c->id);
@@ -444,6 +457,12 @@ notice(struct comp *c, uint16_t type)
 	if (c == woke_from && c->notice.idle)
 		woke_from = 0,
 		schedtree_acct.woke_mask = 0; /* idled again: nothing of it to tell above */
+}
+
+static inline __attribute__((always_inline)) void
+notice(struct comp *c, uint16_t type)
+{
+	notice_as(c, type, trace_on);
 }
 
 void
@@ -503,9 +522,10 @@ woke_tell_all(void)
 static void
 woke_later(struct comp *p, int look)
 {
-	if (woke_from && woke_from != p)
-		woke_tell_all();
-	woke_from = p;
+	if (woke_from != p) {
+		woke_tell_all(); /* the last one's, if any is left */
+		woke_from = p;
+	}
 	schedtree_acct.woke_mask = p->depth_bit - 1; /* every depth above p */
 	/* one of those event threads runs now, and may decide before any switch: tell it now;
 	 * any other thread there leaves the telling to the next dispatch (schedtree_account),
@@ -522,30 +542,53 @@ woke_later(struct comp *p, int look)
  * parent is told either way (HR_KEV_WAKE), quietly if s got the CPU, and otherwise woken
  * too, so that someone who may run s decides about it now.
  */
-static void
-wake_up(struct comp *s)
+static inline __attribute__((always_inline)) void
+wake_up_as(struct comp *s, int traced)
 {
-	int k;
+	struct comp *p;
+	int k, runs;
 
-	trace_activate(s); /* schedtree_activate, traced or not */
-	for (; s->parent && s->parent->is_sched; s = s->parent) {
-		if (s->evt && cur == s->evt) { /* it got the CPU: what the figures measure */
-			notice(s, HR_KEV_WAKE);
-			if (s->parent->notice.idle)
-				woke_later(s->parent, 0); /* cur is below: nothing to tell now */
+	for (;; s = p) {
+		if (traced) {
+			trace_activate(s); /* schedtree_activate, recorded */
+			runs = s->evt && cur == s->evt;
+		} else {
+			runs = activate(s);
+		}
+		/* a scheduler's parent is one (sched_promote asks it of the promoter, and a
+		 * demotion or a destruction takes the children first) */
+		if (!(p = s->parent))
+			return;
+		notice_as(s, HR_KEV_WAKE, traced);
+		if (runs) { /* it got the CPU: what the figures measure */
+			if (p->notice.idle)
+				woke_later(p, 0); /* cur is below: nothing to tell now */
 			return;
 		}
-		notice(s, HR_KEV_WAKE);
 		/* Nor is the parent woken when it would not choose s over what runs now (s's
 		 * c^s does not outrank it where they differ): it reads the notice when it next
 		 * runs.  Otherwise a child that sleeps a microsecond at a time would run its
 		 * parent's scheduler that often, on the time of the parent's reservations. */
 		if (cur && s->cs && !preempts(s->cs, cur, &k))
 			break;
-		trace_activate(s->parent);
 	}
-	if (s->parent && s->parent->notice.idle)
-		woke_later(s->parent, 1);
+	if (p->notice.idle)
+		woke_later(p, 1);
+}
+
+static void
+wake_up_traced(struct comp *s)
+{
+	wake_up_as(s, 1);
+}
+
+static void
+wake_up(struct comp *s)
+{
+	if (__builtin_expect(trace_on, 0))
+		wake_up_traced(s);
+	else
+		wake_up_as(s, 0);
 }
 
 static void
@@ -706,7 +749,7 @@ idle_up(struct comp *s)
 
 	if (calm_again(s, now)) {
 		notice(s, HR_KEV_IDLE);
-		woke_from = 0, schedtree_acct.woke_mask = 0; /* what was to be told is moot */
+		schedtree_acct.woke_mask = 0; /* what was to be told is moot */
 		news_mask = 0;
 		return 0;
 	}
