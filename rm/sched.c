@@ -340,17 +340,20 @@ alone_mark(int32_t id, uint64_t now)
 }
 
 int sched_parent_news;
+/* our parent's page; the root's is one nobody writes, so the turn's look is the same at
+ * every depth (sched_run sets it) */
+static volatile struct hr_pcb *parent_pcb, no_parent_pcb;
 
 /* Whether our parent bumped our pcb's events since the last turn; seen now (the parent's
  * writes before the bump are visible once the bump is: it writes them first) */
 static void
 parent_look(void)
 {
-	volatile struct hr_pcb *pcb = (struct hr_pcb *) HR_VA_PCB;
+	volatile struct hr_pcb *pcb = parent_pcb;
 	uint64_t events;
 
 	sched_parent_news = 0;
-	if (!hr_bootinfo()->depth || (events = pcb->events) == pcb->events_seen)
+	if ((events = pcb->events) == pcb->events_seen)
 		return;
 	pcb->events_seen = events;
 	sched_parent_news = 1;
@@ -384,6 +387,7 @@ sched_run(void)
 	long self = hr_thd_self(), r;
 
 	evt_tid = (uint32_t) self;
+	parent_pcb = hr_bootinfo()->depth ? (struct hr_pcb *) HR_VA_PCB : &no_parent_pcb;
 	hr_region()->slot[self].prio = 0;
 	if ((r = hr_sched_event(self)))
 		hr_die("cannot become the event thread: %s", hr_strerror(r));
