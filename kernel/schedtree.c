@@ -97,10 +97,11 @@ schedtree_publish(const struct thd *t)
  * first depth where the owners' paths differ (j); the level above it charges each for
  * the child it is in (or itself), which differ but for two children without a c^s, or a
  * thread that is the c^s of the other's subsystem (revoked to its parent): then j.  No
- * walk over the levels, so a dispatch costs the same at any depth.
+ * walk over the levels, so a dispatch costs the same at any depth.  What that level
+ * charges each for (schedtree_rep) comes back in *ra and *rb: preempts compares them.
  */
-static int
-diverge(const struct thd *a, const struct thd *b)
+static inline __attribute__((always_inline)) int
+parting(const struct thd *a, const struct thd *b, uint32_t *ra, uint32_t *rb)
 {
 	const struct comp *oa = a->chain[a->depth], *ob = b->chain[b->depth];
 	int m = MIN(a->depth, b->depth), j;
@@ -113,7 +114,23 @@ diverge(const struct thd *a, const struct thd *b)
 	else
 		j = HR_DEPTH_MAX + 1;
 	j = MIN(j, m + 1);
-	return schedtree_rep(a, j - 1) == schedtree_rep(b, j - 1) ? j : j - 1;
+	*ra = schedtree_rep(a, j - 1);
+	*rb = schedtree_rep(b, j - 1);
+	if (*ra != *rb)
+		return j - 1;
+	if (j <= m) { /* seldom: what they are charged for at the level returned */
+		*ra = schedtree_rep(a, j);
+		*rb = schedtree_rep(b, j);
+	}
+	return j;
+}
+
+static __attribute__((noinline)) int
+diverge(const struct thd *a, const struct thd *b)
+{
+	uint32_t ra, rb;
+
+	return parting(a, b, &ra, &rb);
 }
 
 void
@@ -375,15 +392,16 @@ static inline __attribute__((always_inline)) int
 preempts(const struct thd *e, const struct thd *t, int *kp)
 {
 	int k;
+	uint32_t re, rt;
 	struct hr_slot *sl;
 
 	if (!t)
 		return may_run(e, 0);
-	k = *kp = diverge(e, t);
+	k = *kp = parting(e, t, &re, &rt); /* and what each is charged for there */
 	if (k > e->depth || k > t->depth)
 		return 0; /* charged alike at every level: e is t */
 	sl = e->chain[k]->region->slot;
-	return sl[schedtree_rep(e, k)].prio < sl[schedtree_rep(t, k)].prio && may_run(e, k + 1);
+	return sl[re].prio < sl[rt].prio && may_run(e, k + 1);
 }
 
 /* schedtree_activate, inline for wake_up: returns whether s's event thread runs now. */
@@ -546,34 +564,31 @@ static inline __attribute__((always_inline)) void
 wake_up_as(struct comp *s, int traced)
 {
 	struct comp *p;
-	int k, runs;
+	int k;
 
-	for (;; s = p) {
-		if (traced) {
-			trace_activate(s); /* schedtree_activate, recorded */
-			runs = s->evt && cur == s->evt;
-		} else {
-			runs = activate(s);
-		}
-		/* a scheduler's parent is one (sched_promote asks it of the promoter, and a
-		 * demotion or a destruction takes the children first) */
+	/* a scheduler's parent is one (sched_promote asks it of the promoter, and a demotion
+	 * or a destruction takes the children first): no test of is_sched */
+	while (traced ? (trace_activate(s), !(s->evt && cur == s->evt)) : !activate(s)) {
 		if (!(p = s->parent))
 			return;
 		notice_as(s, HR_KEV_WAKE, traced);
-		if (runs) { /* it got the CPU: what the figures measure */
-			if (p->notice.idle)
-				woke_later(p, 0); /* cur is below: nothing to tell now */
-			return;
-		}
 		/* Nor is the parent woken when it would not choose s over what runs now (s's
 		 * c^s does not outrank it where they differ): it reads the notice when it next
 		 * runs.  Otherwise a child that sleeps a microsecond at a time would run its
 		 * parent's scheduler that often, on the time of the parent's reservations. */
-		if (cur && s->cs && !preempts(s->cs, cur, &k))
-			break;
+		if (cur && s->cs && !preempts(s->cs, cur, &k)) {
+			if (p->notice.idle)
+				woke_later(p, 1);
+			return;
+		}
+		s = p;
 	}
+	/* s's event thread got the CPU (what the figures measure): its parent is told quietly */
+	if (!(p = s->parent))
+		return;
+	notice_as(s, HR_KEV_WAKE, traced);
 	if (p->notice.idle)
-		woke_later(p, 1);
+		woke_later(p, 0); /* cur is below: nothing to tell now */
 }
 
 static void
