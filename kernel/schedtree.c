@@ -404,7 +404,7 @@ preempts(const struct thd *e, const struct thd *t, int *kp)
 	return sl[re].prio < sl[rt].prio && may_run(e, k + 1);
 }
 
-/* schedtree_activate, inline for wake_up: returns whether s's event thread runs now. */
+/* schedtree_activate, inline for wake_up_as: returns whether s's event thread runs now. */
 static inline __attribute__((always_inline)) int
 activate(struct comp *s)
 {
@@ -489,7 +489,7 @@ schedtree_post(struct comp *s, struct hr_kevent ev)
 	if (!s || !s->is_sched)
 		return;
 	queue(s, ev);
-	/* news as a notice is (calm_again): no wake_up tells its parent */
+	/* news as a notice is (calm_again): no wake-up tells its parent */
 	news_mask |= s->depth_bit;
 	trace_activate(s); /* schedtree_activate, traced or not */
 }
@@ -591,19 +591,16 @@ wake_up_as(struct comp *s, int traced)
 		woke_later(p, 0); /* cur is below: nothing to tell now */
 }
 
-static void
-wake_up_traced(struct comp *s)
+void
+schedtree_wake_up(struct comp *s)
 {
-	wake_up_as(s, 1);
+	wake_up_as(s, 0);
 }
 
-static void
-wake_up(struct comp *s)
+void
+schedtree_wake_up_traced(struct comp *s)
 {
-	if (__builtin_expect(trace_on, 0))
-		wake_up_traced(s);
-	else
-		wake_up_as(s, 0);
+	wake_up_as(s, 1);
 }
 
 static void
@@ -611,7 +608,7 @@ timer_fire(struct comp *s)
 {
 	schedtree_timer(s, 0);
 	s->evt_pending = 1; /* its event thread looks at its clock: no entry needed */
-	wake_up(s);
+	trace_wake_up(s); /* schedtree_wake_up, traced or not */
 }
 
 void
@@ -620,7 +617,7 @@ schedtree_notify(struct comp *s, struct hr_kevent ev)
 	if (!s->is_sched)
 		return; /* demoted while it kept its ring and ports: its region is gone */
 	queue(s, ev);
-	wake_up(s);
+	trace_wake_up(s); /* schedtree_wake_up, traced or not */
 }
 
 /* Fire every armed timer that is due and set the deadline for the earliest of the rest. */
@@ -727,7 +724,7 @@ idles_with(const struct comp *p, const struct comp *c, uint64_t now)
  * parent has still to hear that p woke (p->notice.idle) and every depth above p still
  * waits to be told (woke_from, woke_mask: no thread above has run since); no scheduler
  * above p has been told anything (news_mask: notices, kernel events; an activation by
- * wake_up that did not get the CPU shows as a notice to the woken one's parent, but at the
+ * wake-up that did not get the CPU shows as a notice to the woken one's parent, but at the
  * root, whose event thread is looked at); and no word read then has lapsed (calm.until).
  * Every scheduler above p is then as that walk left it, idle with its child, believing p
  * idle: true again.

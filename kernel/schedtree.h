@@ -132,6 +132,11 @@ void schedtree_notify(struct comp *s, struct hr_kevent ev);
 void schedtree_post(struct comp *s, struct hr_kevent ev);
 /* Wake s's event thread if it waits; dispatch it if it preempts cur. */
 void schedtree_activate(struct comp *s);
+/* s has something to do (its timer, a kernel event queued): schedtree_activate, and its
+ * parent told HR_KEV_WAKE, woken in turn if it would run s now.  Called through
+ * trace_wake_up; the traced one records the activations and notices. */
+void schedtree_wake_up(struct comp *s);
+void schedtree_wake_up_traced(struct comp *s);
 /* Arm s's timer for TSC `at` (0: disarm): timer_next, and thd_switch's HR_SW_TIMER. */
 void schedtree_timer(struct comp *s, uint64_t at);
 /* A timer tick arrived: wake the schedulers whose timer is due. */

@@ -21,6 +21,7 @@
 uint8_t trace_on;
 void (*trace_account)(struct thd *from, struct thd *to, int level) = schedtree_account;
 void (*trace_activate)(struct comp *s) = schedtree_activate;
+void (*trace_wake_up)(struct comp *s) = schedtree_wake_up;
 void (*trace_irq)(unsigned vec) = trap_irq;
 int (*trace_kev_put)(struct kev_q *q, struct hr_sched_region *r, struct hr_kevent ev) = kev_put;
 int (*trace_kev_notice)(struct kev_q *q, struct hr_sched_region *r, struct kev_notice *n,
@@ -209,6 +210,7 @@ trace_init(int on, uint64_t tsc_hz)
 	fast_switch_max = 0;
 	trace_account = account_traced;
 	trace_activate = activate_traced;
+	trace_wake_up = schedtree_wake_up_traced; /* its activations and notices through these */
 	trace_irq = irq_traced;
 	trace_kev_put = kev_put_traced;
 	trace_kev_notice = kev_notice_traced;
@@ -234,6 +236,7 @@ trace_end(void)
 	fast_switch_max = FP_THD_MAX - 1;
 	trace_account = schedtree_account;
 	trace_activate = schedtree_activate;
+	trace_wake_up = schedtree_wake_up;
 	trace_irq = trap_irq;
 	trace_kev_put = kev_put;
 	trace_kev_notice = kev_notice;

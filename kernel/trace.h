@@ -45,6 +45,7 @@ extern uint8_t trace_on; /* from boot (trace=1, before any thread runs) to power
  * records and calls it.  Callers call through these where a record is wanted. */
 extern void (*trace_account)(struct thd *from, struct thd *to, int level); /* = schedtree_account */
 extern void (*trace_activate)(struct comp *s); /* = schedtree_activate */
+extern void (*trace_wake_up)(struct comp *s);  /* = schedtree_wake_up (traced: its twin) */
 extern void (*trace_irq)(unsigned vec);	       /* = trap_irq */
 extern int (*trace_kev_put)(struct kev_q *q, struct hr_sched_region *r,
 			    struct hr_kevent ev); /* = kev_put */

@@ -104,6 +104,7 @@ ptq_refund(struct comp *c, unsigned n)
 /* kernel/trace.c with tracing off: the hooks name the functions themselves */
 uint8_t trace_on;
 void (*trace_activate)(struct comp *s) = schedtree_activate;
+void (*trace_wake_up)(struct comp *s) = schedtree_wake_up;
 int (*trace_kev_put)(struct kev_q *q, struct hr_sched_region *r, struct hr_kevent ev) = kev_put;
 int (*trace_kev_notice)(struct kev_q *q, struct hr_sched_region *r, struct kev_notice *n,
 			uint16_t type, uint16_t comp) = kev_notice;
