@@ -55,10 +55,11 @@ void schedtree_account(struct thd *from, struct thd *to, int from_level);
  * schedtree_account_down, and for the fast switch, which reads it through fastpath.h's
  * offsets (A_). */
 struct schedtree_acct {
-	/* Levels k and below open together, at one time: since[k], marked by bit k of
-	 * open_mask, which clears every bit above k.  Level i was opened at since[j], j the
-	 * highest set bit at or below i (bit 0 is always set).  So opening any number of
-	 * levels is two stores, whatever the depth (schedtree_open). */
+	/* A switch that parts at level k opens k and every level below it at one time:
+	 * since[k], with bit k of open_mask set and every bit above k cleared (those
+	 * openings are over).  Level i was opened at since[j], j the highest set bit at or
+	 * below i (bit 0 is always set).  So opening any number of levels is two stores,
+	 * whatever the depth (schedtree_open). */
 	uint64_t since[HR_DEPTH_MAX + 1];
 	uint32_t open_mask;
 	/* TSC spent on frames for their owners (schedtree_charge): the clock runs without

@@ -340,9 +340,10 @@ alone_mark(int32_t id, uint64_t now)
 }
 
 int sched_parent_news;
-/* our parent's page; the root's is one nobody writes, so the turn's look is the same at
- * every depth (sched_run sets it) */
-static volatile struct hr_pcb *parent_pcb, no_parent_pcb;
+/* our parent's page (sched_run sets it); the root's is one nobody writes, so the turn's
+ * look is the same test at every depth */
+static volatile struct hr_pcb no_parent_pcb;
+static volatile struct hr_pcb *parent_pcb = &no_parent_pcb;
 
 /* Whether our parent bumped our pcb's events since the last turn; seen now (the parent's
  * writes before the bump are visible once the bump is: it writes them first) */

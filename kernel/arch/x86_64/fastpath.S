@@ -164,8 +164,8 @@
 	add	C_REGION(%r10), %rbp
 	add	%rdx, RG_SLOT + SL_CONSUMED(%rbp) /* += now - opened */
 	sub	%rdi, RG_SLOT + SL_CONSUMED(%rbp)
-	mov	%rdx, schedtree_acct + A_SINCE(,%r11,8) /* schedtree_open(k): x's level, */
-	bts	%r11d, %eax                       /* and k + 1 when x is a child's */
+	mov	%rdx, schedtree_acct + A_SINCE(,%r11,8) /* schedtree_open(k): level k and, */
+	bts	%r11d, %eax                       /* when x is a child's, x's level k + 1 */
 	mov	%eax, schedtree_acct + A_OPEN_MASK(%rip)
 	mov	%r8, cur(%rip)
 	/* thd_enter(x): its FPU (thd.h: lazy within a component) */
