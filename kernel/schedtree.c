@@ -31,7 +31,7 @@ struct region_page {
 static struct region_page regions[HR_COMP_MAX];
 struct schedtree_acct schedtree_acct = { .open_mask = 1 };
 const uint32_t schedtree_upto[HR_DEPTH_MAX + 1] = {
-	0x1,   0x3,   0x7,    0xf,    0x1f,   0x3f,   0x7f,    0xff,    0x1ff,
+	0x1,   0x3,   0x7,   0xf,    0x1f,   0x3f,   0x7f,   0xff,    0x1ff,
 	0x3ff, 0x7ff, 0xfff, 0x1fff, 0x3fff, 0x7fff, 0xffff, 0x1ffff,
 };
 _Static_assert(HR_DEPTH_MAX == 16, "schedtree_upto: one entry a level");
@@ -610,7 +610,7 @@ timer_fire(struct comp *s)
 {
 	schedtree_timer(s, 0);
 	s->evt_pending = 1; /* its event thread looks at its clock: no entry needed */
-	trace_wake_up(s); /* schedtree_wake_up, traced or not */
+	trace_wake_up(s);   /* schedtree_wake_up, traced or not */
 }
 
 void

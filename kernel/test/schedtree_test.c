@@ -484,7 +484,8 @@ TEST(an_opening_stamps_its_level_and_every_one_below_and_keeps_those_above)
 	static const struct {
 		int k;
 		uint64_t at;
-	} runs[] = { { 0, 100 }, { 5, 200 }, { 9, 300 }, { 3, 400 }, { 16, 500 }, { 9, 600 }, { 0, 700 } };
+	} runs[] = { { 0, 100 },  { 5, 200 }, { 9, 300 }, { 3, 400 },
+		     { 16, 500 }, { 9, 600 }, { 0, 700 } };
 	uint64_t want[HR_DEPTH_MAX + 1];
 
 	for (unsigned r = 0; r < sizeof(runs) / sizeof(runs[0]); r++) {
