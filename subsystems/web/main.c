@@ -246,10 +246,14 @@ server(void *arg)
 
 	serve_until = (uintptr_t) arg ? hr_tsc() + seconds((uintptr_t) arg) : UINT64_MAX;
 	ringif_run(nif, time_is_up);
+	net_flush(); /* what we answered last may still wait in our ring for our bandwidth */
 	report_server();
-	hr_report("web_server_kept_serving", h->requests > 0 && h->open <= HTTPD_CONNS,
-		  "%llu requests answered, %u connections open at the end",
-		  (unsigned long long) h->requests, h->open);
+	hr_report("web_server_kept_serving",
+		  h->requests > 0 && h->open <= HTTPD_CONNS &&
+			  net_hdr()->tx_head == net_hdr()->tx_tail,
+		  "%llu requests answered, %u connections open at the end, %u frames unsent",
+		  (unsigned long long) h->requests, h->open,
+		  net_hdr()->tx_head - net_hdr()->tx_tail);
 }
 HR_TASK(server);
 
