@@ -434,10 +434,12 @@ TEST(account_down_charges_and_opens_what_account_does)
 /* A chain of 12 schedulers (40..51, depth 0..11) that forks at depth 10 into 50 and 52;
  * xa is 51's (depth 11), xb is 52's (depth 10); csa, csb, csc are the c^s of 50, 51, 52.
  * Past the first eight levels the parting is found in the path's second word. */
-TEST(threads_parting_deep_are_charged_from_where_they_part)
+static struct hr_sched_region dreg[13];
+static struct thd xa, xb, csa, csb, csc;
+
+static void
+deep_tree(void)
 {
-	static struct hr_sched_region dreg[13];
-	static struct thd xa, xb, csa, csb, csc;
 	struct comp *c = &comps[40];
 
 	memset(dreg, 0, sizeof(dreg));
@@ -464,6 +466,11 @@ TEST(threads_parting_deep_are_charged_from_where_they_part)
 	c[12].cs = &csc;
 	for (int i = 10; i <= 12; i++) /* as schedtree_make sets it */
 		c[i].up_slot = &c[i].parent->region->slot[c[i].cs->id];
+}
+
+TEST(threads_parting_deep_are_charged_from_where_they_part)
+{
+	deep_tree();
 	schedtree_account(0, &xa, 0);
 	for (uint64_t t0 = hw_tsc(); hw_tsc() == t0;)
 		;
@@ -502,35 +509,9 @@ TEST(an_opening_stamps_its_level_and_every_one_below_and_keeps_those_above)
  * while the levels above stayed open from the first dispatch. */
 TEST(levels_opened_by_a_switch_deep_down_are_charged_from_that_switch_exactly)
 {
-	static struct hr_sched_region dreg[13];
-	static struct thd xa, xb, csa, csb, csc;
-	struct comp *c = &comps[40];
 	uint64_t t1, t2;
 
-	memset(dreg, 0, sizeof(dreg));
-	for (int i = 0; i <= 12; i++) {
-		c[i] = (struct comp){ .id = (uint16_t) (40 + i),
-				      .state = COMP_LIVE,
-				      .is_sched = 1 };
-		c[i].region = &dreg[i];
-		c[i].depth = (uint8_t) (i == 12 ? 10 : i);
-		c[i].parent = i == 0 ? 0 : &c[i == 12 ? 9 : i - 1];
-		schedtree_path(&c[i], c[i].parent);
-	}
-	xa = (struct thd){ .id = 7, .depth = 11 };
-	xb = (struct thd){ .id = 8, .depth = 10 };
-	for (int i = 0; i <= 11; i++)
-		xa.chain[i] = &c[i];
-	for (int i = 0; i <= 10; i++)
-		xb.chain[i] = &c[i == 10 ? 12 : i];
-	csa = (struct thd){ .id = 9 };
-	csb = (struct thd){ .id = 10 };
-	csc = (struct thd){ .id = 11 };
-	c[10].cs = &csa;
-	c[11].cs = &csb;
-	c[12].cs = &csc;
-	for (int i = 10; i <= 12; i++)
-		c[i].up_slot = &c[i].parent->region->slot[c[i].cs->id];
+	deep_tree();
 	schedtree_account(0, &xa, 0);
 	for (uint64_t t0 = hw_tsc(); hw_tsc() == t0;)
 		;
