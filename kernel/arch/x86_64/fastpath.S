@@ -17,10 +17,10 @@
  *    path unwinds further, or frees the thread), a return address outside the user half.
  *  - thd_switch: flags other than BLOCK, EVWAIT or TIMER, an EVWAIT that fails, a thread
  *    blocked by another level, a switch that is not from a thread of the caller's own to
- *    another or to a child subsystem's c^s (the full path's accounting walks the levels),
- *    a pending PEVT, the thread itself with any flag (TIMER alone, which arms the
- *    timer, or EINVAL), a thread with frames to pop first, tracing.  Its decline leaves r8 to r10 0, which the call does
- *    not keep (docs/ABI.md).
+ *    another or to a child subsystem's c^s (the full path's accounting closes every level
+ *    where the two part), a pending PEVT, the thread itself with any flag (TIMER alone,
+ *    which arms the timer, or EINVAL), a thread with frames to pop first, tracing.  Its
+ *    decline leaves r8 to r10 0, which the call does not keep (docs/ABI.md).
  *
  * invoke and ret save nothing, on the kernel stack or elsewhere: the thread goes on
  * running, in another component, so the registers go straight from one side to the
