@@ -11,6 +11,8 @@
 # is at most DEPTH_ROOT_SLACK (default 0.03: the timer at depth 16 is 1.7% above the root,
 # its child's wake notice and the ancestors noted to tell later) cheaper.  Under icount the
 # counts are exact, so this is not a timing test.
+# DEPTH_BY_IMAGE=1 takes each line's depth from its image's name (NAME-dD), not from the
+# line; DEPTH_XLABEL and DEPTH_AGAINST then say in the plots what that depth is.
 # DEPTH_IMAGE=NAME sweeps another image generated for depths (NAME-d0 ..); its overall files
 # are then NAME.lines and NAME.png instead of depth.*; DEPTH_SUFFIX=S names its per-figure
 # files ID-S.dat (default ID-depth.dat) so that they do not replace another sweep's.  DEPTH_TARGET=R also prints, for the
@@ -31,11 +33,21 @@ suffix=${DEPTH_SUFFIX:-depth}
 need_images $(for d in $depths; do echo "$image-d$d"; done)
 boot_images "${IMAGES[@]}"
 
+# by_image D: the lines as read; with DEPTH_BY_IMAGE=1, their depth= says the image's D
+# instead (preempt.sh: the root measures, and D is how deep the thread it preempts is)
+by_image() {
+	if [ "${DEPTH_BY_IMAGE:-0}" = 1 ]; then
+		sed -E "s/ depth=[0-9]+/ depth=$1/"
+	else
+		cat
+	fi
+}
+
 # every figure line as read; the data get depth=D where a line does not say it
 lines=$EVAL_OUT/$image.lines
 : >"$lines"
 for n in "${IMAGES[@]}"; do
-	console_lines bench "$EVAL_LOGS/$n.log" | tee "$lines.one"
+	console_lines bench "$EVAL_LOGS/$n.log" | by_image "${n##*-d}" | tee "$lines.one"
 	awk -v d="${n##*-d}" '/ depth=/ { print; next } { print $0 " depth=" d }' \
 		"$lines.one" >>"$lines"
 done
@@ -43,7 +55,7 @@ rm -f "$lines.one"
 [ -s "$lines" ] || { echo "error: no bench lines in the depth images' consoles" >&2; exit 1; }
 
 # both kinds of plot: depth along x, from zero up on y
-axes='set xlabel "depth of the subsystem (0 = root)"
+axes='set xlabel "'"${DEPTH_XLABEL:-depth of the subsystem (0 = root)}"'"
 set xrange [-0.5:16.5]; set xtics 0,2,16
 set yrange [0:*]; set offsets 0, 0, graph 0.08, 0
 set key bottom right'
@@ -104,7 +116,7 @@ while read -r id label; do
 		"${DEPTH_FLAT_SLACK:-0.02}"
 	relative+=("'$dat' using 1:(\$2/$m0) with linespoints lw 2 title '$label'")
 	plot "$EVAL_OUT/$id-$suffix" <<EOF
-set title "$label: cost against subsystem depth"
+set title "$label: cost against ${DEPTH_AGAINST:-subsystem depth}"
 set ylabel "instructions"
 $axes
 plot '$dat' using 1:2 with linespoints lw 2 pt 7 title 'median', \\
@@ -114,7 +126,7 @@ EOF
 done < <(split_series "$suffix" depth median max p99 <"$lines")
 
 plot "$EVAL_OUT/$image" <<EOF
-set title "Cost against subsystem depth, relative to the shallowest depth (medians)"
+set title "Cost against ${DEPTH_AGAINST:-subsystem depth}, relative to the shallowest depth (medians)"
 set ylabel "median / median at the shallowest depth"
 $axes
 plot $(IFS=,; echo "${relative[*]}")

@@ -4,6 +4,8 @@
  * Every level is this program; only the innermost has the tasks (bench_depth, event_a,
  * event_b, timer_thread) and the child component "sink" that pages are aliased into.  In
  * depth-busy-dD the levels outside the innermost also run `busy`, a best-effort load.
+ * In preempt-dD the root has the tasks and the innermost of the levels below runs `busy`:
+ * the root's wake-ups preempt it, D levels down (eval/preempt.sh).
  * A level ends when its child level does (the innermost exits when it has reported).
  * Prints, for its depth D, in instructions under QEMU -icount shift=0:
  *   bench alias depth=D ...       alias one page of ours into the child (the aliaser's call)
@@ -185,7 +187,7 @@ timer_thread(void *arg)
 }
 HR_TASK(timer_thread);
 
-/* Best effort at the lowest priority (depth-busy-dD): never sleeps, so its level's
+/* Best effort at the lowest priority (depth-busy-dD, preempt-dD): never sleeps, so its level's
  * scheduler always has it to run when nothing more urgent is runnable. */
 static void
 busy(void *arg)
