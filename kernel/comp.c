@@ -41,6 +41,7 @@ comp_new(struct comp *parent)
 		}
 		uint32_t gen = c->gen + 1;
 		memset(c, 0, sizeof(*c));
+		c->up_slot = &schedtree_nobody;
 		ptq_join(c);
 		ptq_charge(c, 1 + b.made);
 		c->id = (uint16_t) i;

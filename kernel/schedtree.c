@@ -154,14 +154,15 @@ static struct {
 	uint64_t tsc;
 } owed[OWED_MAX];
 
-/* What each ancestor of s sees of it (the c^s on the path) grows by tsc; not where a c^s
- * has been freed (thd_free clears up_slot), whose id may be another thread's by now. */
+struct hr_slot schedtree_nobody;
+
+/* What each ancestor of s sees of it (the c^s on the path) grows by tsc; where a c^s has
+ * been freed, whose id may be another thread's by now, schedtree_nobody does instead. */
 static void
 charge_up(struct comp *s, uint64_t tsc)
 {
 	for (struct comp *c = s; c->parent; c = c->parent)
-		if (c->up_slot)
-			c->up_slot->consumed += tsc;
+		c->up_slot->consumed += tsc;
 }
 
 void
@@ -223,28 +224,30 @@ static struct parted {
 
 /*
  * from stops running at levels k .. from->depth: each slot it was charged at takes the time
- * since that level opened.  Its own level is its own slot; below it, level i's slot is
- * what the scheduler at depth i sees of its child on from's path, that child's up_slot
- * (none once its c^s is gone).  Still a loop over the levels, the one left on the idle
- * path (docs/EVAL.md); the up_slots make it a few loads a level.
+ * since that level opened.  Its own level is its own slot; above it, level i's slot is
+ * what the scheduler at depth i sees of its child on from's path, that child's up_slot.
+ * Still a loop over the levels, the one cost left that grows with depth (docs/EVAL.md,
+ * eval/preempt.sh): 14 instructions a level, however the levels were opened (the time
+ * since is schedtree_opened's and, bsr and load; looked up once per opening instead, it
+ * costs more when each level opened on its own, as after a cascade of resumes).  No test
+ * in the loop: a thread's chain has a scheduler at every level down to its depth (revoke
+ * and demote cut it short and leave no hole; a scheduler is destroyed after the threads
+ * granted to it), and up_slot is never NULL (schedtree_nobody).
  */
 static void
 close_levels(const struct thd *from, int k, uint64_t now)
 {
 	const struct comp *owner = from->chain[from->depth];
-	int j = schedtree_opening(from->depth); /* levels j .. i opened together */
-	uint64_t ran = now - schedtree_acct.since[j];
+	uint64_t open = schedtree_acct.open_mask; /* here: 4 fewer on the timer, as laid out */
 
 	if (k > from->depth)
 		return;
 	if (owner && owner->is_sched)
-		owner->region->slot[from->id].consumed += ran;
-	for (int i = from->depth - 1; i >= k; i--) {
-		const struct comp *c = from->chain[i + 1];
-		if (i < j) /* an earlier opening */
-			ran = now - schedtree_acct.since[j = schedtree_opening(i)];
-		if (c && c->up_slot)
-			c->up_slot->consumed += ran;
+		owner->region->slot[from->id].consumed += now - schedtree_opened(from->depth);
+	for (long i = from->depth - 1; i >= k; i--) {
+		/* schedtree_opened(i) */
+		unsigned long j = 63ul ^ (unsigned long) __builtin_clzll(open & schedtree_upto[i]);
+		from->chain[i + 1]->up_slot->consumed += now - schedtree_acct.since[j];
 	}
 }
 
@@ -307,7 +310,7 @@ schedtree_make(struct comp *c, struct comp *parent, struct thd *cs)
 	c->held_path = parent ? parent->held_path : 0;
 	c->region = r;
 	c->cs = cs;
-	c->up_slot = parent && cs ? &parent->region->slot[cs->id] : 0;
+	c->up_slot = parent && cs ? &parent->region->slot[cs->id] : &schedtree_nobody;
 	c->woke_word = parent ? kev_woke_word(parent->region, c->id) : 0;
 	c->woke_bit = kev_woke_bit(c->id);
 	c->evt = 0;
@@ -374,7 +377,7 @@ schedtree_unmake(struct comp *c)
 		ptq_refund(c, pt_unmap(c->pgtbl, HR_VA_SCHED + i * HR_PAGE_SIZE));
 	c->is_sched = 0;
 	c->region = 0;
-	c->up_slot = 0;
+	c->up_slot = &schedtree_nobody;
 	c->evt = 0; /* a scheduler's alone */
 }
 

@@ -25,6 +25,10 @@ schedtree_sees(const struct comp *s, const struct thd *t)
 {
 	return s->is_sched && t->depth >= s->depth && t->chain[s->depth] == s;
 }
+/* The parent's view of a scheduler that has none (the root; one whose c^s is gone): what
+ * its up_slot points to, never NULL, so that what charges or publishes up tests nothing.
+ * Written, never read. */
+extern struct hr_slot schedtree_nobody;
 /* Slot that the scheduler at `level` of t's chain charges for t. */
 uint32_t schedtree_rep(const struct thd *t, int level);
 /* Publish t's state to its owner (and the scheduler blocking it). */
@@ -45,7 +49,7 @@ schedtree_publish_to(const struct thd *t, const struct comp *owner)
 	sl->flags = HR_SLOT_OWNED | (owner->evt == t ? HR_SLOT_EVT : 0) | (cs ? HR_SLOT_CS : 0);
 	/* a c^s is its parent's view of the child: whether the child's scheduler waits
 	 * (EVWAIT) or has something to do (READY) tells the parent which thread to resume */
-	if (cs && h->up_slot)
+	if (cs)
 		h->up_slot->state = t->state;
 }
 /* Charge time and move the accounting from cur to next (either may be NULL: idle). */

@@ -94,7 +94,7 @@ thd_free(struct thd *t)
 			owner->evt = 0;
 		if (t->home) {
 			if (t->home->cs == t) /* and its slot, whose id will be reused */
-				t->home->cs = 0, t->home->up_slot = 0;
+				t->home->cs = 0, t->home->up_slot = &schedtree_nobody;
 			t->home->nthds--;
 		}
 		if (t->payer && t->payer->state != COMP_FREE)

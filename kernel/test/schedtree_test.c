@@ -299,7 +299,9 @@ tree(void)
 
 	memset(reg, 0, sizeof(reg));
 	for (int i = 0; i < 3; i++) {
-		comps[10 + i] = (struct comp){ .id = (uint16_t) (10 + i), .state = COMP_LIVE };
+		comps[10 + i] = (struct comp){ .id = (uint16_t) (10 + i),
+					       .state = COMP_LIVE,
+					       .up_slot = &schedtree_nobody }; /* as comp_new */
 		comps[10 + i].is_sched = 1;
 		comps[10 + i].region = &reg[i];
 	}
@@ -446,7 +448,8 @@ deep_tree(void)
 	for (int i = 0; i <= 12; i++) {
 		c[i] = (struct comp){ .id = (uint16_t) (40 + i),
 				      .state = COMP_LIVE,
-				      .is_sched = 1 };
+				      .is_sched = 1,
+				      .up_slot = &schedtree_nobody }; /* no c^s yet */
 		c[i].region = &dreg[i];
 		c[i].depth = (uint8_t) (i == 12 ? 10 : i);
 		c[i].parent = i == 0 ? 0 : &c[i == 12 ? 9 : i - 1];
@@ -559,7 +562,9 @@ wtree(void)
 	memset(wreg, 0, sizeof(wreg));
 	wr = c[0], wu = c[1], wo = c[2], wi = c[3];
 	for (int i = 0; i < 4; i++) {
-		*c[i] = (struct comp){ .id = (uint16_t) (20 + i), .state = COMP_LIVE };
+		*c[i] = (struct comp){ .id = (uint16_t) (20 + i),
+				       .state = COMP_LIVE,
+				       .up_slot = &schedtree_nobody }; /* as comp_new */
 		c[i]->is_sched = 1;
 		c[i]->region = &wreg[i];
 		*e[i] = (struct thd){ .id = (uint32_t) (1 + i), .state = HR_TS_EVWAIT };
@@ -834,7 +839,9 @@ ztree(void)
 	memset(zreg, 0, sizeof(zreg));
 	for (int i = 0; i < 4; i++) {
 		zc[i] = &comps[30 + i];
-		*zc[i] = (struct comp){ .id = (uint16_t) (30 + i), .state = COMP_LIVE };
+		*zc[i] = (struct comp){ .id = (uint16_t) (30 + i),
+					.state = COMP_LIVE,
+					.up_slot = &schedtree_nobody }; /* as comp_new */
 		zc[i]->is_sched = 1;
 		zc[i]->region = &zreg[i];
 		zc[i]->depth = (uint8_t) i;
@@ -884,7 +891,7 @@ TEST(frames_below_a_child_whose_cs_was_freed_charge_the_levels_above_it_and_not_
 	/* Z2's c^s is freed (thd_free): its id, and so its slot in Z1's region, may be a
 	 * new thread's of Z1 by now */
 	zc[2]->cs = 0;
-	zc[2]->up_slot = 0;
+	zc[2]->up_slot = &schedtree_nobody; /* as thd_free sets it */
 	zreg[1].slot[ze[2].id].consumed = 7;
 	schedtree_charge(zc[3], 100);
 	schedtree_owed_pay();
@@ -893,11 +900,27 @@ TEST(frames_below_a_child_whose_cs_was_freed_charge_the_levels_above_it_and_not_
 	CHECK_EQ(zreg[0].slot[ze[1].id].consumed, 100); /* the root's view of Z1 */
 }
 
+/* Z3's event thread runs from an idle CPU (one opening, at the top), then Z2's: they part
+ * at depth 2, so Z3's levels 2 and 3 close and the two above stay open, though all four
+ * opened together. */
+TEST(a_switch_parting_below_the_top_closes_its_levels_from_there_only)
+{
+	ztree();
+	schedtree_account(0, &ze[3], 0);
+	for (uint64_t t0 = hw_tsc(); hw_tsc() == t0;)
+		;
+	schedtree_account(&ze[3], &ze[2], 0);
+	CHECK(zreg[3].slot[ze[3].id].consumed);
+	CHECK_EQ(zreg[2].slot[ze[3].id].consumed, zreg[3].slot[ze[3].id].consumed);
+	CHECK_EQ(zreg[1].slot[ze[2].id].consumed, 0);
+	CHECK_EQ(zreg[0].slot[ze[1].id].consumed, 0);
+}
+
 TEST(a_thread_that_stops_charges_every_level_it_ran_at_but_a_freed_cs_slot)
 {
 	ztree();
-	zc[2]->cs = 0; /* as above: Z2's c^s is freed */
-	zc[2]->up_slot = 0;
+	zc[2]->cs = 0;			    /* as above: Z2's c^s is freed */
+	zc[2]->up_slot = &schedtree_nobody; /* as thd_free sets it */
 	zreg[1].slot[ze[2].id].consumed = 7;
 	schedtree_account(0, &ze[3], 0); /* Z3's event thread runs at every level */
 	for (uint64_t t0 = hw_tsc(); hw_tsc() == t0;)

@@ -514,9 +514,7 @@ sw_publish:
 	cmp	%rdi, C_CS(%r15)
 	jne	2f
 	orl	$FP_SLOT_CS, RG_SLOT + SL_FLAGS(%r13)
-	mov	C_UP_SLOT(%r15), %r15
-	test	%r15, %r15
-	jz	2f
+	mov	C_UP_SLOT(%r15), %r15                   /* never NULL (schedtree_nobody) */
 	mov	%r14d, SL_STATE(%r15)
 2:	ret
 
