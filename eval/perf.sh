@@ -15,8 +15,8 @@ slack=${PERF_SLACK:-0.02}
 	skipped "no micro or depth log of this run (run them first)"
 	exit 77
 }
-# of preempt, the timer only (its figure that preempts), as preempt_timer: the others are
-# depth-d0's and its own rows are the same figures as depth's
+# of preempt only the timer, the figure that preempts, as preempt_timer: its other figures
+# are the root's own, which depth's rows at depth 0 already check
 {
 	cat "$EVAL_LOGS/micro.out" "$EVAL_LOGS/depth.out" "$EVAL_LOGS/irq.out" 2>/dev/null |
 		grep '^bench ' || true
