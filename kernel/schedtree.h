@@ -82,11 +82,19 @@ extern const uint32_t schedtree_upto[HR_DEPTH_MAX + 1];
 void schedtree_owed_pay(void) __attribute__((no_caller_saved_registers));
 void schedtree_woke_tell(unsigned depth) __attribute__((noinline, cold, no_caller_saved_registers));
 
-/* The last opening that reached down to level i: levels j .. i opened at since[j]. */
+/* The last of the openings in mask that reached down to level i: levels j .. i opened at
+ * since[j].  (close_levels passes the mask it read once.) */
+static inline int
+schedtree_opening_in(uint32_t mask, int i)
+{
+	return 63 ^ __builtin_clzll(mask & schedtree_upto[i]); /* bsr */
+}
+
+/* The same for the openings in force. */
 static inline int
 schedtree_opening(int i)
 {
-	return 63 ^ __builtin_clzll(schedtree_acct.open_mask & schedtree_upto[i]); /* bsr */
+	return schedtree_opening_in(schedtree_acct.open_mask, i);
 }
 
 /* When level i's slot was opened. */
