@@ -8,7 +8,7 @@
 # The claim is checked, not only plotted (`check ... ok|FAIL` lines; the experiment fails on
 # any FAIL): below the root the cost is flat, the median at the deepest depth within
 # DEPTH_FLAT_SLACK (default 0.02) of depth 1's; and the root, which has no parent to tell,
-# is at most DEPTH_ROOT_SLACK (default 0.03: the timer at depth 16 is 1.7% above the root,
+# is at most DEPTH_ROOT_SLACK (default 0.03: the timer at depth 16 is 1.4% above the root,
 # its child's wake notice and the ancestors noted to tell later) cheaper.  Under icount the
 # counts are exact, so this is not a timing test.
 # DEPTH_BY_IMAGE=1 takes each line's depth from its image's name (NAME-dD), not from the
