@@ -68,6 +68,7 @@ FP_AT(thd, regs, 0, R_SIZE);
 FP_AT(thd, state, T_STATE, 1);
 FP_AT(thd, blocker, T_BLOCKER, 1);
 FP_AT(thd, home, T_HOME, 8);
+FP_AT(thd, preempted, T_PREEMPTED, 8);
 FP_AT(comp, pevt, C_PEVT, 1);
 FP_AT(comp, evt_pending, C_EVT_PENDING, 1);
 FP_AT(comp, region, C_REGION, 8);

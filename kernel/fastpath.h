@@ -68,6 +68,7 @@
 #define T_STATE	      704
 #define T_BLOCKER     706
 #define T_HOME	      728
+#define T_PREEMPTED   2160
 #define C_PEVT	      3
 #define C_EVT_PENDING 2633
 #define C_REGION      2704

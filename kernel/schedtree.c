@@ -223,6 +223,27 @@ static struct parted {
 } parted;
 
 /*
+ * Bumped whenever a scheduler is given news (evt_pending): a wake-up told quietly (the
+ * parent could not run now), a kernel event, a timer.  The thread an activation preempted
+ * is resumed past the schedulers between it and the activated one, without their turns,
+ * only while none of them has been told anything since (schedtree_through): each would
+ * decide on it again.  One comparison, whatever the depth; conservative, as news anywhere
+ * counts, even to an event thread that runs and will read it.  The activation's own news
+ * comes before its record, and the notice that a scheduler woke when it got the CPU
+ * (wake_up_as) does not count: that one's turn runs now, and its parent's belief is moot
+ * once it idles.
+ */
+static uint32_t news_gen;
+
+/* s has news its event thread reads when it next looks. */
+static inline __attribute__((always_inline)) void
+news_for(struct comp *s)
+{
+	s->evt_pending = 1;
+	news_gen++;
+}
+
+/*
  * from stops running at levels k .. from->depth: each slot it was charged at takes the time
  * since that level opened.  Its own level is its own slot; above it, level i's slot is
  * what the scheduler at depth i sees of its child on from's path, that child's up_slot.
@@ -430,7 +451,7 @@ activate(struct comp *s)
 	if (preempts(e, cur, &k)) {
 		e->preempted = cur;
 		e->preempted_gen = cur ? cur->gen : 0;
-		s->region->preempted = cur ? cur->id : 0;
+		e->preempted_news = news_gen;
 		if (cur)
 			parted = (struct parted){ cur, e, k };
 		thd_dispatch(e, 0);
@@ -454,15 +475,16 @@ static void
 queue(struct comp *s, struct hr_kevent ev)
 {
 	trace_kev_put(&s->evq, s->region, ev);
-	s->evt_pending = 1;
+	news_for(s);
 }
 
 /* Tell c's parent what c's scheduler is doing now (HR_KEV_IDLE, HR_KEV_WAKE), replacing
  * what it was told before and has not read yet (kev.h): never more than two entries.
  * Inline, so that a wake-up, on the path from an interrupt or a timer to the woken event
- * thread at depth >= 1, is a store (woke_word, woke_bit) and no call. */
+ * thread at depth >= 1, is a store (woke_word, woke_bit) and no call.  runs: c's event
+ * thread got the CPU (news_gen does not count this one). */
 static inline __attribute__((always_inline)) void
-notice_as(struct comp *c, uint16_t type, int traced)
+notice_as(struct comp *c, uint16_t type, int traced, int runs)
 {
 	struct comp *p = c->parent;
 
@@ -470,7 +492,10 @@ notice_as(struct comp *c, uint16_t type, int traced)
 		*c->woke_word |= c->woke_bit; /* kev_notice's store, worked out at promotion */
 	else
 		trace_kev_notice(&p->evq, p->region, &c->notice, type, c->id);
-	p->evt_pending = 1;
+	if (runs)
+		p->evt_pending = 1; /* c woke and its event thread runs: news_gen's reason */
+	else
+		news_for(p);
 	news_mask |= p->depth_bit;
 	/* what p will believe of c once it reads its ring (a lost notice makes p resync and
 	 * wake every child: rm/subsys.c on_lost) */
@@ -483,7 +508,7 @@ notice_as(struct comp *c, uint16_t type, int traced)
 static inline __attribute__((always_inline)) void
 notice(struct comp *c, uint16_t type)
 {
-	notice_as(c, type, trace_on);
+	notice_as(c, type, trace_on, 0);
 }
 
 void
@@ -574,7 +599,7 @@ wake_up_as(struct comp *s, int traced)
 	while (traced ? (trace_activate(s), !(s->evt && cur == s->evt)) : !activate(s)) {
 		if (!(p = s->parent))
 			return;
-		notice_as(s, HR_KEV_WAKE, traced);
+		notice_as(s, HR_KEV_WAKE, traced, 0);
 		/* Nor is the parent woken when it would not choose s over what runs now (s's
 		 * c^s does not outrank it where they differ): it reads the notice when it next
 		 * runs.  Otherwise a child that sleeps a microsecond at a time would run its
@@ -589,7 +614,7 @@ wake_up_as(struct comp *s, int traced)
 	/* s's event thread got the CPU (what the figures measure): its parent is told quietly */
 	if (!(p = s->parent))
 		return;
-	notice_as(s, HR_KEV_WAKE, traced);
+	notice_as(s, HR_KEV_WAKE, traced, 1);
 	if (p->notice.idle)
 		woke_later(p, 0); /* cur is below: nothing to tell now */
 }
@@ -610,8 +635,8 @@ static void
 timer_fire(struct comp *s)
 {
 	schedtree_timer(s, 0);
-	s->evt_pending = 1; /* its event thread looks at its clock: no entry needed */
-	trace_wake_up(s);   /* schedtree_wake_up, traced or not */
+	news_for(s);	  /* its event thread looks at its clock: no entry needed */
+	trace_wake_up(s); /* schedtree_wake_up, traced or not */
 }
 
 void
@@ -690,6 +715,79 @@ preempted_ready(const struct thd *e)
 	const struct thd *p = e->preempted;
 
 	return p && p->gen == e->preempted_gen && p->state == HR_TS_READY;
+}
+
+/* May t's activation's preempted thread p resume now past the schedulers on its path from
+ * depth `from` down, without their turns?  Each would choose it again: it is still there,
+ * none of them has been told anything since the activation (news_gen) and none holds its
+ * child on p's path. */
+static int
+resumable_past(const struct thd *t, int from)
+{
+	return preempted_ready(t) && t->preempted_news == news_gen && may_run(t->preempted, from);
+}
+
+/*
+ * Event thread t, of s, dispatches x, the c^s of s's child c, whose scheduler waits with
+ * nothing to read (no news, no events of s's for it: the caller's PEVT is not set).  If
+ * t's activation preempted a thread p below c that may resume past c and the schedulers
+ * under it (resumable_past), each of their turns would only choose it again: p runs at
+ * once instead, without them.  Otherwise every level took a turn, a scheduler's whole
+ * loop each, whenever a parent came back to a deep child after its own activation had
+ * preempted it (eval/preempt.sh).  The record is the first such dispatch's, whichever
+ * child it is for.  Returns the thread to dispatch: p, or x.
+ */
+struct thd *
+schedtree_through(struct thd *t, struct thd *x)
+{
+	struct comp *c = x->home;
+	struct thd *p = t->preempted;
+	int past;
+
+	past = p && c && c->is_sched && c->cs == x && c->evt == x && x->state == HR_TS_EVWAIT &&
+	       !c->evt_pending && !c->pevt && p->depth >= c->depth && p->chain[c->depth] == c &&
+	       resumable_past(t, c->depth);
+	t->preempted = 0;
+	if (!past)
+		return x;
+	if (thd_prepare(p)) {
+		thd_free(p);
+		return x;
+	}
+	return p;
+}
+
+/*
+ * What event thread t of s, about to wait, resumes (NULL: nothing).  The thread p its
+ * activation preempted, if still there, unless it is s's to schedule and s published that
+ * it may not run (a server out of budget: it waits for s, not for the next event).  If
+ * resuming p would pass schedulers that may have something to decide (resumable_past),
+ * not p: below s, the c^s of s's child on p's path, whose scheduler decides; elsewhere
+ * nothing, and the CPU goes back to an ancestor, whose turn dispatches down to p again.
+ */
+static struct thd *
+resumption(struct thd *t, struct comp *s)
+{
+	struct thd *p = t->preempted, *x;
+	int own;
+
+	if (!preempted_ready(t))
+		return 0;
+	own = schedtree_sees(s, p);
+	if (own && slot_of(p, s->depth)->prio == HR_PRIO_IDLE)
+		return 0;
+	if (p->chain[p->depth] == s || resumable_past(t, own ? s->depth + 1 : 0))
+		return p; /* s's own passes nobody */
+	if (!own)
+		return 0;
+	x = p->chain[s->depth + 1]->cs;
+	if (!x || (x->state != HR_TS_EVWAIT && x->state != HR_TS_READY))
+		return p; /* no scheduler of its own to ask: as s would */
+	if (x->state == HR_TS_EVWAIT) {
+		x->state = HR_TS_READY;
+		schedtree_publish(x);
+	}
+	return x;
 }
 
 /* Is p to hear, at its next turn, that a child of its other than c woke
@@ -786,8 +884,7 @@ long
 sys_event_wait(struct thd *t)
 {
 	struct comp *s = t->comp, *up;
-	struct thd *p = t->preempted;
-	int resume;
+	struct thd *p;
 
 	if (!s->is_sched || s->evt != t)
 		return refuse(HR_EPERM, "thread %u is not the event thread of %u", t->id, s->id);
@@ -798,12 +895,9 @@ sys_event_wait(struct thd *t)
 	t->regs.rax = 1;
 	t->state = HR_TS_EVWAIT;
 	schedtree_publish(t);
-	/* resume what we preempted, unless it is ours and we published that it may not run
-	 * (a server out of budget): then it waits for us, not for the next event */
-	resume = preempted_ready(t) &&
-		 (!schedtree_sees(s, p) || slot_of(p, s->depth)->prio != HR_PRIO_IDLE);
+	p = resumption(t, s);
 	t->preempted = 0;
-	if (resume) {
+	if (p) {
 		if (thd_prepare(p) == 0) {
 			thd_dispatch(p, 0);
 			return 1;

@@ -344,6 +344,10 @@ sys_thd_switch(struct thd *t, uint64_t thd, uint64_t flags, uint64_t tsc)
 		schedtree_timer(s, tsc);
 	if (x == t)
 		return 0;
+	/* a waiting child's scheduler with nothing to decide is passed (the fast path
+	 * declines when t has a record to take) */
+	if (t->preempted && x->state == HR_TS_EVWAIT && !(flags & HR_SW_PEVT))
+		x = schedtree_through(t, x);
 	thd_prepare(x);
 	t->regs.rax = 0;
 	if (flags & HR_SW_BLOCK) {

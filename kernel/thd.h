@@ -47,6 +47,7 @@ struct __attribute__((aligned(16))) thd {
 	struct inv_frame inv[THD_INV_MAX];
 	struct thd *preempted; /* event threads: whom their activation interrupted */
 	uint32_t preempted_gen;
+	uint32_t preempted_news; /* schedtree.c's news_gen then */
 	struct thd *free_next;
 };
 

@@ -272,7 +272,6 @@ idle(uint64_t now)
 {
 	uint64_t t;
 
-	schedcore_dispatch(&core, hr_region(), POL_IDLE, 0);
 	if ((t = timer_want(now, 1)) != armed)
 		hr_timer_next((long) timer_value(t));
 	armed = t;
@@ -395,16 +394,14 @@ sched_run(void)
 	schedcore_start_periods(&core, hr_tsc());
 	for (;;) {
 		uint64_t now = woke_at = hr_tsc();
-		/* the kernel's hint is good for the decision right after an activation only */
-		uint32_t preempted = hr_region()->preempted, tid;
+		uint32_t tid;
 		int32_t id;
 
-		hr_region()->preempted = 0;
 		if ((id = decide(now)) == POL_IDLE) {
 			idle(now);
 			continue;
 		}
-		tid = schedcore_dispatch(&core, hr_region(), id, preempted);
+		tid = schedcore_dispatch(&core, id);
 		alone_mark(id, now);
 		r = run(tid, now);
 		if (r == 0 || r == HR_EAGAIN || r == HR_EPEVT)

@@ -19,7 +19,6 @@ schedcore_init(struct schedcore *c, const struct policy *pol, uint64_t tick_tsc,
 	memset(c, 0, sizeof(*c));
 	c->pol = pol;
 	c->min_gap = tick_tsc / SCHEDCORE_MIN_GAP_PER_TICK;
-	c->running = -1;
 	c->sleep_next = UINT64_MAX;
 	pol->init(c->state, now, slice);
 	pol->set_grain(c->state, c->min_gap);
@@ -112,8 +111,6 @@ schedcore_remove(struct schedcore *c, long id)
 	c->ranked &= ~(1ull << id);
 	c->hold_due &= ~(1ull << id);
 	unindex(c, id, tid);
-	if (c->running == id)
-		c->running = -1;
 }
 
 void
@@ -482,16 +479,4 @@ schedcore_choose(struct schedcore *c, struct hr_sched_region *r, uint64_t now)
 
 	publish(c, r, now); /* after pick: what it forfeited must not run */
 	return id;
-}
-
-/* The rest of schedcore_dispatch, for child e, which our activation preempted in thread
- * p: straight back to p if nothing is due in it, else to its c^s. */
-uint32_t
-schedcore_resume(const struct sched_ent *e, const struct hr_sched_region *r, uint32_t p)
-{
-	if (e->pcb && e->pcb->events != e->pcb->events_seen)
-		return e->tid; /* we have something for its scheduler */
-	if (r->slot[e->tid].state != HR_TS_EVWAIT)
-		return e->tid; /* its scheduler has something of its own (the kernel's news) */
-	return p;
 }

@@ -60,7 +60,6 @@ _Static_assert(sizeof(struct sched_ent) == 128, "an entity is 128 bytes: ent[id]
 struct schedcore {
 	const struct policy *pol;
 	uint64_t min_gap;    /* the closest timer we set, and the smallest budget we run */
-	long running;	     /* entity last dispatched, -1 if none */
 	uint64_t used;	     /* bit id: ent[id] is in use */
 	uint64_t idle_watch; /* when an idle child could have spent its budget (publish) */
 	uint64_t asked;	     /* bit id: ent[id] may have a request (set atomically by askers) */
@@ -244,31 +243,18 @@ schedcore_timer(struct schedcore *c, uint64_t now, uint64_t extra, uint64_t cloc
 		t = schedcore_arm_time(c, t, clock);
 	return pol_time_min(t, c->sleep_next);
 }
-/* schedcore_dispatch's case of a child that was running when our activation preempted
- * thread p in it. */
-uint32_t schedcore_resume(const struct sched_ent *e, const struct hr_sched_region *r, uint32_t p);
 /*
- * The thread to switch to for entity id (POL_IDLE: none, 0), id now running; preempted:
- * the thread the kernel says our activation preempted (0 if none).  Resuming a child: if
- * it was running when our activation preempted it and it has nothing due, straight back
- * to the thread that was running in it; otherwise to its c^s, so that its own scheduler
- * decides.  Inline: every turn that runs something dispatches it.
+ * The thread to switch to for entity id (POL_IDLE: none, 0): its thread, or a child's
+ * c^s.  A child's scheduler that waits with nothing to decide is passed by the kernel,
+ * straight to the thread our activation preempted in it (kernel/schedtree.c,
+ * schedtree_through), so a parent that comes back to a deep child costs no turn a level.
  */
 static inline uint32_t
-schedcore_dispatch(struct schedcore *c, const struct hr_sched_region *r, int32_t id,
-		   uint32_t preempted)
+schedcore_dispatch(struct schedcore *c, int32_t id)
 {
 	struct sched_ent *e = schedcore_ent(c, id);
-	long was = c->running;
 
-	if (!e) {
-		c->running = -1;
-		return 0;
-	}
-	c->running = id;
-	if (e->kind != ENT_CHILD || id != was || !preempted || preempted == e->tid)
-		return e->tid;
-	return schedcore_resume(e, r, preempted);
+	return e ? e->tid : 0;
 }
 
 #endif

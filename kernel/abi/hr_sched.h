@@ -88,17 +88,16 @@ struct hr_sched_region {
 	/* kernel sets, scheduler takes (an atomic exchange with 0, after reading the ring): bit
 	 * c, child scheduler c woke (HR_KEV_WAKE) and has said nothing newer */
 	uint64_t woke[HR_COMP_MAX / 64];
-	uint32_t ev_head;   /* kernel: events written (free-running) */
-	uint32_t ev_tail;   /* scheduler: events consumed (free-running) */
-	uint32_t ev_lost;   /* kernel: events dropped on a full ring: resynchronise from the
+	uint32_t ev_head;  /* kernel: events written (free-running) */
+	uint32_t ev_tail;  /* scheduler: events consumed (free-running) */
+	uint32_t ev_lost;  /* kernel: events dropped on a full ring: resynchronise from the
 			     * objects' states (comp_state, thread slots) when it changes */
-	uint32_t depth;	    /* kernel: depth of this scheduler */
-	uint32_t pevt;	    /* kernel: 1 while the parent has events pending for us */
-	uint32_t evt_thd;   /* kernel: our event thread (0 if none) */
-	uint64_t tsc_hz;    /* kernel: TSC ticks per second (estimated at boot) */
-	uint64_t tick_tsc;  /* kernel: TSC ticks per timer tick */
-	uint32_t preempted; /* kernel: thread our event thread's last activation preempted */
-	uint32_t resv0;
+	uint32_t depth;	   /* kernel: depth of this scheduler */
+	uint32_t pevt;	   /* kernel: 1 while the parent has events pending for us */
+	uint32_t evt_thd;  /* kernel: our event thread (0 if none) */
+	uint64_t tsc_hz;   /* kernel: TSC ticks per second (estimated at boot) */
+	uint64_t tick_tsc; /* kernel: TSC ticks per timer tick */
+	uint32_t resv0, resv1;
 	struct hr_kevent ev[HR_KEV_RING];
 	struct hr_slot slot[HR_THD_MAX];
 };

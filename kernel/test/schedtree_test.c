@@ -805,6 +805,66 @@ TEST(a_parent_whose_activation_preempted_a_thread_still_ready_takes_its_turn)
 	cur = 0;
 }
 
+/* ---- resuming past schedulers that would only choose the same thread again ---------- */
+
+/* I's task runs (O and I waiting, having dispatched it) when R's event thread is woken and
+ * takes the CPU from it. */
+static void
+root_preempts_i_task(void)
+{
+	wtree();
+	ei.state = eo.state = HR_TS_EVWAIT;
+	cur = &ti;
+	schedtree_post(wr, (struct hr_kevent){ .type = HR_KEV_NET, .comp = wr->id });
+	CHECK(cur == &er && er.preempted == &ti);
+}
+
+TEST(a_parent_back_to_a_child_with_nothing_to_decide_resumes_the_preempted_thread_past_it)
+{
+	root_preempts_i_task();
+	CHECK(schedtree_through(&er, &eo) == &ti);	  /* O and I would only choose ti again */
+	CHECK(eo.state == HR_TS_EVWAIT && !er.preempted); /* O untouched; the record taken */
+	CHECK(schedtree_through(&er, &eo) == &eo);
+	cur = 0;
+}
+
+TEST(news_below_since_the_activation_makes_the_parent_dispatch_the_child_s_scheduler)
+{
+	root_preempts_i_task();
+	frame_for_i(); /* during R's turn: I cannot run now, O is told quietly */
+	CHECK(cur == &er && wo->evt_pending && eo.state == HR_TS_EVWAIT);
+	CHECK(schedtree_through(&er, &eo) == &eo); /* O must read it (image test-wake-parked) */
+	root_preempts_i_task();
+	schedtree_post(wi, (struct hr_kevent){ .type = HR_KEV_NET, .comp = wi->id });
+	CHECK(cur == &er && ei.state == HR_TS_READY && !wo->evt_pending); /* news at I only */
+	CHECK(schedtree_through(&er, &eo) == &eo);
+	cur = 0;
+}
+
+TEST(a_child_with_events_from_its_parent_or_a_held_level_below_is_not_passed)
+{
+	root_preempts_i_task();
+	wo->pevt = 1; /* R put something in the page it shares with O */
+	CHECK(schedtree_through(&er, &eo) == &eo);
+	wo->pevt = 0;
+	root_preempts_i_task();
+	wi->held = 1, wi->held_path = wi->depth_bit; /* O holds I (sys_sched_hold) */
+	CHECK(schedtree_through(&er, &eo) == &eo);
+	cur = 0;
+}
+
+TEST(an_event_thread_that_waits_after_news_below_resumes_through_the_child_s_scheduler)
+{
+	root_preempts_i_task();
+	CHECK_EQ(sys_event_wait(&er), 1);
+	CHECK(cur == &ti); /* nothing new below: straight back */
+	root_preempts_i_task();
+	frame_for_i();
+	CHECK_EQ(sys_event_wait(&er), 1);
+	CHECK(cur == &eo && eo.state == HR_TS_READY); /* O's turn reads the news */
+	cur = 0;
+}
+
 /* R said U is all it has (O had idled); a frame for I arrives while U's task runs, which
  * I's side does not outrank at R: R is to hear that O woke only when a thread at its depth
  * next runs.  When U idles, that wake is R's news: it must take its turn, or nothing

@@ -140,7 +140,7 @@ turn(struct fake *f, uint64_t *at)
 	id = schedcore_choose(&f->c, &f->r, f->now);
 	check_published(f);
 	*at = schedcore_timer(&f->c, f->now, UINT64_MAX, f->now, id == POL_IDLE);
-	tid = schedcore_dispatch(&f->c, &f->r, id, 0);
+	tid = schedcore_dispatch(&f->c, id);
 	CHECK(id == POL_IDLE ? tid == 0 : tid == f->t[id].tid);
 	if (id != POL_IDLE) { /* rm/sched.c: alone_mark; an idle turn leaves it */
 		f->alone_until = schedcore_alone(&f->c, id, f->now);

@@ -22,6 +22,11 @@
  *               more urgent child of the root, whose task burst sleeps and then spins and
  *               exits, preempts it meanwhile.  deep_spin must run again once that child
  *               has ended, with its ancestors' schedulers told it woke.
+ *   park_duty, park_spin, park_wake (image test-wake-parked) park_wake sleeps at depth
+ *               2, in leaf, beside park_spin in mid; duty, a more urgent root child, runs
+ *               park_duty in bursts.  A wake-up of leaf while duty runs is told to mid
+ *               quietly; when duty is done and the CPU goes back to park_spin, mid must
+ *               still hear of it: every wake-up runs within PARK_LATE ticks.
  */
 #include "rm/caps.h"
 #include "rm/child.h"
@@ -379,6 +384,65 @@ burst(void *arg)
 		;
 }
 HR_TASK(burst);
+
+/* ---- a wake-up parked below a busy sibling ----------------------------------------- */
+
+#define PARK_WAKES  12 /* park_wake's sleeps */
+#define PARK_CYCLES 24 /* park_duty's sleep-and-spin cycles */
+#define PARK_SPIN   70 /* ticks park_spin spins before it ends */
+#define PARK_LATE   3  /* ticks a wake-up may wait: park_duty's spin, and turns */
+
+/* duty's task (a root child more urgent than mid): sleep two ticks and spin two, again and
+ * again, so that park_wake's wake-ups often come while it runs */
+static void
+park_duty(void *arg)
+{
+	uint64_t tick = hr_tick_tsc(), end;
+
+	(void) arg;
+	for (int i = 0; i < PARK_CYCLES; i++) {
+		sched_sleep(hr_tsc() + 2 * tick);
+		for (end = hr_tsc() + 2 * tick; hr_tsc() < end;)
+			;
+	}
+}
+HR_TASK(park_duty);
+
+/* mid's less urgent task: spin, so that mid always has something of its own to resume */
+static void
+park_spin(void *arg)
+{
+	uint64_t end = hr_tsc() + PARK_SPIN * hr_tick_tsc();
+
+	(void) arg;
+	while (hr_tsc() < end)
+		;
+}
+HR_TASK(park_spin);
+
+/* leaf's task (depth 2, leaf more urgent in mid than park_spin): each wake-up must run
+ * within PARK_LATE ticks, even when it comes while duty runs and so is told to mid only
+ * (HR_KEV_WAKE, quietly): whoever resumes park_spin past mid afterwards must not leave
+ * that news unread while park_spin spins */
+static void
+park_wake(void *arg)
+{
+	uint64_t tick = hr_tick_tsc(), late = 0;
+	int worst = -1;
+	char why[120];
+
+	(void) arg;
+	for (int i = 0; i < PARK_WAKES; i++) {
+		uint64_t until = hr_tsc() + tick + (uint64_t) (i % 5) * tick * 3 / 7;
+		sched_sleep(until);
+		if (hr_tsc() - until > late)
+			late = hr_tsc() - until, worst = i;
+	}
+	snprintf(why, sizeof(why), "the latest wake-up (%d of %d) ran %lu ticks late (want < %d)",
+		 worst + 1, PARK_WAKES, (unsigned long) (late / tick), PARK_LATE);
+	check("parked_wake_runs_on_time", late < PARK_LATE * tick, why);
+}
+HR_TASK(park_wake);
 
 int
 hr_main(void)

@@ -214,18 +214,21 @@ sw\flagged\()_evwait:
 	jmp	94b
 	.endif
 sw\flagged\()_unpark:
-95:	cmpb	$FP_TS_EVWAIT, T_STATE(%r8)       /* x waits for events, or is blocked by s */
-	je	1f
-	cmpb	$FP_TS_BLOCKED, T_STATE(%r8)
-	jne	sw_decline
-	cmp	%r11b, T_BLOCKER(%r8)
-	jne	sw_decline
+95:	cmpb	$FP_TS_EVWAIT, T_STATE(%r8)       /* x waits for events, and t has no record */
+	jne	2f                                /* of a thread its activation preempted, */
+	cmpq	$0, T_PREEMPTED(%r9)              /* which might run past x instead */
+	jne	sw_decline                        /* (schedtree_through) */
 1:	movb	$FP_TS_READY, T_STATE(%r8)        /* decided; x's owner is s or a child */
 	lea	kstack_top(%rip), %rsp
 	mov	%r8, %rdi
 	mov	T_CHAIN(%r8,%rcx,8), %rbp
 	call	sw_publish
 	jmp	96b
+2:	cmpb	$FP_TS_BLOCKED, T_STATE(%r8)       /* or x is blocked by s */
+	jne	sw_decline
+	cmp	%r11b, T_BLOCKER(%r8)
+	jne	sw_decline
+	jmp	1b
 	.if \flagged
 sw\flagged\()_park:
 97:	lea	kstack_top(%rip), %rsp            /* BLOCK: blocked by s; or EVWAIT */
