@@ -243,28 +243,71 @@ news_for(struct comp *s)
 	news_gen++;
 }
 
+/* Each level's slot in chain[0 .. n-1] (the children on a thread's path) takes spent: one
+ * add a level, unrolled (a loop costs twice that), entered at the n-th from the end. */
+#define CLOSE_AT(i)                           \
+	chain[i]->up_slot->consumed += spent; \
+	__attribute__((fallthrough))
+static void
+close_together(struct comp *const *chain, long n, uint64_t spent)
+{
+	_Static_assert(HR_DEPTH_MAX == 16, "close_together has a case for every depth");
+	/* a table, aligned by hand */
+	/* clang-format off */
+	switch (n) {
+	case 16: CLOSE_AT(15);
+	case 15: CLOSE_AT(14);
+	case 14: CLOSE_AT(13);
+	case 13: CLOSE_AT(12);
+	case 12: CLOSE_AT(11);
+	case 11: CLOSE_AT(10);
+	case 10: CLOSE_AT(9);
+	case 9:  CLOSE_AT(8);
+	case 8:  CLOSE_AT(7);
+	case 7:  CLOSE_AT(6);
+	case 6:  CLOSE_AT(5);
+	case 5:  CLOSE_AT(4);
+	case 4:  CLOSE_AT(3);
+	case 3:  CLOSE_AT(2);
+	case 2:  CLOSE_AT(1);
+	case 1:  CLOSE_AT(0);
+	default: break;
+	}
+	/* clang-format on */
+}
+#undef CLOSE_AT
+
 /*
  * from stops running at levels k .. from->depth: each slot it was charged at takes the time
  * since that level opened.  Its own level is its own slot; above it, level i's slot is
  * what the scheduler at depth i sees of its child on from's path, that child's up_slot.
- * Still a loop over the levels, the one cost left that grows with depth (docs/EVAL.md,
- * eval/preempt.sh): 14 instructions a level, however the levels were opened (the time
- * since is schedtree_opened's and, bsr and load; looked up once per opening instead, it
- * costs more when each level opened on its own, as after a cascade of resumes).  No test
- * in the loop: a thread's chain has a scheduler at every level down to its depth (revoke
- * and demote cut it short and leave no hole; a scheduler is destroyed after the threads
- * granted to it), and up_slot is never NULL (schedtree_nobody).
+ * Still a write a level, the one cost left that grows with depth (docs/EVAL.md,
+ * eval/preempt.sh).  When every level from k down opened together, as one dispatch opens
+ * them (and a parent resumes a deep thread in one, schedtree_through), they all take the
+ * same time: 3 instructions a level (close_together).  Otherwise each looks its opening
+ * up: 14 a level (schedtree_opened's and, bsr and load, no branch but the loop's).  No
+ * test of the chain: a thread's chain has a scheduler at every level down to its depth
+ * (revoke and demote cut it short and leave no hole; a scheduler is destroyed after the
+ * threads granted to it), and up_slot is never NULL (schedtree_nobody).
  */
 static void
 close_levels(const struct thd *from, int k, uint64_t now)
 {
 	const struct comp *owner = from->chain[from->depth];
 	uint32_t open = schedtree_acct.open_mask; /* here: 4 fewer on the timer, as laid out */
+	int top;
+	uint64_t spent;
 
 	if (k > from->depth)
 		return;
+	top = schedtree_opening_in(open, from->depth); /* the opening of from's own level */
+	spent = now - schedtree_acct.since[top];
 	if (owner && owner->is_sched)
-		owner->region->slot[from->id].consumed += now - schedtree_opened(from->depth);
+		owner->region->slot[from->id].consumed += spent;
+	if (top <= k) {
+		close_together(&from->chain[k + 1], from->depth - k, spent);
+		return;
+	}
 	for (long i = from->depth - 1; i >= k; i--) /* schedtree_opened(i) */
 		from->chain[i + 1]->up_slot->consumed +=
 			now - schedtree_acct.since[schedtree_opening_in(open, (int) i)];

@@ -471,12 +471,19 @@ deep_tree(void)
 		c[i].up_slot = &c[i].parent->region->slot[c[i].cs->id];
 }
 
+/* Let the TSC move on: the next switch's time differs from the last. */
+static void
+tick_over(void)
+{
+	for (uint64_t t0 = hw_tsc(); hw_tsc() == t0;)
+		;
+}
+
 TEST(threads_parting_deep_are_charged_from_where_they_part)
 {
 	deep_tree();
 	schedtree_account(0, &xa, 0);
-	for (uint64_t t0 = hw_tsc(); hw_tsc() == t0;)
-		;
+	tick_over();
 	schedtree_account(&xa, &xb, 0);
 	for (int i = 0; i <= 8; i++) /* charged alike down to depth 8 */
 		for (int k = 0; k < HR_THD_MAX; k++)
@@ -516,20 +523,17 @@ TEST(levels_opened_by_a_switch_deep_down_are_charged_from_that_switch_exactly)
 
 	deep_tree();
 	schedtree_account(0, &xa, 0);
-	for (uint64_t t0 = hw_tsc(); hw_tsc() == t0;)
-		;
+	tick_over();
 	schedtree_account(&xa, &xb, 0);
 	t1 = schedtree_opened(9);
 	CHECK_EQ(schedtree_opened(8), schedtree_opened(0)); /* the first dispatch's */
 	CHECK(t1 > schedtree_opened(8));
-	for (uint64_t t0 = hw_tsc(); hw_tsc() == t0;)
-		;
+	tick_over();
 	schedtree_account(&xb, &xa, 0);
 	t2 = schedtree_opened(9);
 	CHECK_EQ(dreg[9].slot[csc.id].consumed, t2 - t1); /* xb ran from t1 to t2 */
 	CHECK_EQ(dreg[12].slot[xb.id].consumed, t2 - t1);
-	for (uint64_t t0 = hw_tsc(); hw_tsc() == t0;)
-		;
+	tick_over();
 	schedtree_account(&xa, 0, 0);
 	/* xa ran until t1 and from t2: alike at its three levels, and more than t2 - t1's
 	 * share would be if a level had kept the first dispatch's stamp */
@@ -540,6 +544,41 @@ TEST(levels_opened_by_a_switch_deep_down_are_charged_from_that_switch_exactly)
 	for (int i = 0; i <= 8; i++)
 		for (int k = 0; k < HR_THD_MAX; k++)
 			CHECK_EQ(dreg[i].slot[k].consumed, 0);
+}
+
+/* xa's levels 9 .. 11 open together (back from xb); a switch to xc, a thread of level
+ * 10's own, and back opens 10 and 11 on their own: a close from level 9 then charges 9
+ * from its opening and 10 and 11 from theirs, not all from the latest. */
+TEST(a_close_charges_each_level_from_its_own_opening_when_they_opened_apart)
+{
+	static struct thd xc;
+	uint64_t t2, t4, t5, was9, was10, was11;
+
+	deep_tree();
+	xc = (struct thd){ .id = 12, .depth = 10 };
+	for (int i = 0; i <= 10; i++)
+		xc.chain[i] = xa.chain[i];
+	schedtree_account(0, &xa, 0);
+	tick_over();
+	schedtree_account(&xa, &xb, 0);
+	tick_over();
+	schedtree_account(&xb, &xa, 0);
+	t2 = schedtree_opened(9);
+	tick_over();
+	schedtree_account(&xa, &xc, 0);
+	tick_over();
+	schedtree_account(&xc, &xa, 0);
+	t4 = schedtree_opened(10);
+	CHECK(schedtree_opened(9) == t2 && t4 > t2);
+	was9 = dreg[9].slot[csa.id].consumed;
+	was10 = dreg[10].slot[csb.id].consumed;
+	was11 = dreg[11].slot[xa.id].consumed;
+	tick_over();
+	schedtree_account(&xa, &xb, 0); /* parts at 9, just above 10's opening */
+	t5 = schedtree_opened(9);
+	CHECK_EQ(dreg[9].slot[csa.id].consumed - was9, t5 - t2);
+	CHECK_EQ(dreg[10].slot[csb.id].consumed - was10, t5 - t4);
+	CHECK_EQ(dreg[11].slot[xa.id].consumed - was11, t5 - t4);
 }
 
 /* ---- wake-ups below idle parents: every ancestor told HR_KEV_IDLE hears HR_KEV_WAKE ------ */
@@ -967,8 +1006,7 @@ TEST(a_switch_parting_below_the_top_closes_its_levels_from_there_only)
 {
 	ztree();
 	schedtree_account(0, &ze[3], 0);
-	for (uint64_t t0 = hw_tsc(); hw_tsc() == t0;)
-		;
+	tick_over();
 	schedtree_account(&ze[3], &ze[2], 0);
 	CHECK(zreg[3].slot[ze[3].id].consumed);
 	CHECK_EQ(zreg[2].slot[ze[3].id].consumed, zreg[3].slot[ze[3].id].consumed);
@@ -983,8 +1021,7 @@ TEST(a_thread_that_stops_charges_every_level_it_ran_at_but_a_freed_cs_slot)
 	zc[2]->up_slot = &schedtree_nobody; /* as thd_free sets it */
 	zreg[1].slot[ze[2].id].consumed = 7;
 	schedtree_account(0, &ze[3], 0); /* Z3's event thread runs at every level */
-	for (uint64_t t0 = hw_tsc(); hw_tsc() == t0;)
-		;
+	tick_over();
 	schedtree_account(&ze[3], 0, 0);	/* and stops: the CPU idles */
 	CHECK(zreg[2].slot[ze[3].id].consumed); /* its own slot */
 	CHECK_EQ(zreg[1].slot[ze[2].id].consumed, 7);
