@@ -255,6 +255,7 @@ close_together(struct comp *const *chain, long n, uint64_t spent)
 	/* a table, aligned by hand */
 	/* clang-format off */
 	switch (n) {
+	default: __builtin_unreachable(); /* 1 .. HR_DEPTH_MAX levels */
 	case 16: CLOSE_AT(15);
 	case 15: CLOSE_AT(14);
 	case 14: CLOSE_AT(13);
@@ -270,8 +271,7 @@ close_together(struct comp *const *chain, long n, uint64_t spent)
 	case 4:  CLOSE_AT(3);
 	case 3:  CLOSE_AT(2);
 	case 2:  CLOSE_AT(1);
-	case 1:  CLOSE_AT(0);
-	default: break;
+	case 1:  chain[0]->up_slot->consumed += spent;
 	}
 	/* clang-format on */
 }
@@ -282,35 +282,44 @@ close_together(struct comp *const *chain, long n, uint64_t spent)
  * since that level opened.  Its own level is its own slot; above it, level i's slot is
  * what the scheduler at depth i sees of its child on from's path, that child's up_slot.
  * Still a write a level, the one cost left that grows with depth (docs/EVAL.md,
- * eval/preempt.sh).  When every level from k down opened together, as one dispatch opens
- * them (and a parent resumes a deep thread in one, schedtree_through), they all take the
- * same time: 3 instructions a level (close_together).  Otherwise each looks its opening
- * up: 14 a level (schedtree_opened's and, bsr and load, no branch but the loop's).  No
- * test of the chain: a thread's chain has a scheduler at every level down to its depth
- * (revoke and demote cut it short and leave no hole; a scheduler is destroyed after the
- * threads granted to it), and up_slot is never NULL (schedtree_nobody).
+ * eval/preempt.sh).  When the levels from k down to the one above from's own opened
+ * together, as one dispatch opens them (and a parent resumes a deep thread in one,
+ * schedtree_through), they all take the same time: 3 instructions a level
+ * (close_together).  Otherwise each looks its opening up: 14 a level (schedtree_opened's
+ * and, bsr and load, no branch but the loop's).  No test of the chain: a thread's chain
+ * has a scheduler at every level down to its depth (revoke and demote cut it short and
+ * leave no hole; a scheduler is destroyed after the threads granted to it), and up_slot
+ * is never NULL (schedtree_nobody).
  */
 static void
 close_levels(const struct thd *from, int k, uint64_t now)
 {
 	const struct comp *owner = from->chain[from->depth];
 	uint32_t open = schedtree_acct.open_mask; /* here: 4 fewer on the timer, as laid out */
+	long d = from->depth;
 	int top;
 	uint64_t spent;
 
-	if (k > from->depth)
+	if (k > d)
 		return;
-	top = schedtree_opening_in(open, from->depth); /* the opening of from's own level */
+	top = schedtree_opening_in(open, (int) d);
 	spent = now - schedtree_acct.since[top];
 	if (owner && owner->is_sched)
 		owner->region->slot[from->id].consumed += spent;
-	if (top <= k) {
-		close_together(&from->chain[k + 1], from->depth - k, spent);
+	if (k == d)
 		return;
+	if (top > k) { /* its own level reopens at every switch inside it: those above? */
+		top = schedtree_opening_in(open, (int) d - 1);
+		spent = now - schedtree_acct.since[top];
 	}
-	for (long i = from->depth - 1; i >= k; i--) /* schedtree_opened(i) */
-		from->chain[i + 1]->up_slot->consumed +=
-			now - schedtree_acct.since[schedtree_opening_in(open, (int) i)];
+	if (d - k == 1) /* one level: no table */
+		from->chain[d]->up_slot->consumed += spent;
+	else if (top <= k)
+		close_together(&from->chain[k + 1], d - k, spent);
+	else
+		for (long i = d - 1; i >= k; i--) /* schedtree_opened(i) */
+			from->chain[i + 1]->up_slot->consumed +=
+				now - schedtree_acct.since[schedtree_opening_in(open, (int) i)];
 }
 
 void
