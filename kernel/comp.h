@@ -89,6 +89,7 @@ struct comp {
 	struct thd *cs;		 /* our child scheduler thread, as our parent sees it */
 	struct hr_slot *up_slot; /* cs's slot in our parent's region: our parent's view of us */
 	struct thd *evt;	 /* our event thread */
+	uint32_t news_at;	 /* schedtree.c's news_gen when we were last told something */
 };
 
 extern struct comp comps[HR_COMP_MAX];

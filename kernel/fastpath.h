@@ -49,7 +49,7 @@
 #define C_STK_QUOTA  2432
 #define C_STK_HELD   2433
 #define C_DEPTH	     2632
-#define C_SIZE	     2736
+#define C_SIZE	     2744
 
 #define CP_TYPE	 0
 #define CP_COMP	 2

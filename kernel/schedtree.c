@@ -224,14 +224,14 @@ static struct parted {
 
 /*
  * Bumped whenever a scheduler is given news (evt_pending): a wake-up told quietly (the
- * parent could not run now), a kernel event, a timer.  The thread an activation preempted
- * is resumed past the schedulers between it and the activated one, without their turns,
- * only while none of them has been told anything since (schedtree_through): each would
- * decide on it again.  One comparison, whatever the depth; conservative, as news anywhere
- * counts, even to an event thread that runs and will read it.  The activation's own news
- * comes before its record, and the notice that a scheduler woke when it got the CPU
- * (wake_up_as) does not count: that one's turn runs now, and its parent's belief is moot
- * once it idles.
+ * parent could not run now), a kernel event, a timer; the scheduler keeps the new value
+ * (news_at).  The thread an activation preempted is resumed past the schedulers between
+ * it and the activated one, without their turns, only while none of them has been told
+ * anything since (resumable_past): each would decide on it again.  One comparison when
+ * nothing was told to anyone; otherwise a look at each of those schedulers' news_at.  The
+ * activation's own news comes before its record, and the notice that a scheduler woke
+ * when it got the CPU (wake_up_as) does not count: that one's turn runs now, and its
+ * parent's belief is moot once it idles.
  */
 static uint32_t news_gen;
 
@@ -240,7 +240,7 @@ static inline __attribute__((always_inline)) void
 news_for(struct comp *s)
 {
 	s->evt_pending = 1;
-	news_gen++;
+	s->news_at = ++news_gen;
 }
 
 /* Each level's slot in chain[0 .. n-1] (the children on a thread's path) takes spent: one
@@ -769,14 +769,30 @@ preempted_ready(const struct thd *e)
 	return p && p->gen == e->preempted_gen && p->state == HR_TS_READY;
 }
 
+/* Has nothing been told to the schedulers on p's path from depth `from` down to its own
+ * since news_gen was stamp?  Looked at only when news_gen has moved since: a load and a
+ * compare a level, where each level it lets pass spares a scheduler's turn (about a
+ * thousand instructions). */
+static int
+quiet_since(const struct thd *p, int from, uint32_t stamp)
+{
+	for (int i = from; i <= p->depth; i++)
+		if ((int32_t) (p->chain[i]->news_at - stamp) > 0)
+			return 0;
+	return 1;
+}
+
 /* May t's activation's preempted thread p resume now past the schedulers on its path from
  * depth `from` down, without their turns?  Each would choose it again: it is still there,
- * none of them has been told anything since the activation (news_gen) and none holds its
- * child on p's path. */
+ * none of them has been told anything since the activation and none holds its child on
+ * p's path. */
 static int
 resumable_past(const struct thd *t, int from)
 {
-	return preempted_ready(t) && t->preempted_news == news_gen && may_run(t->preempted, from);
+	const struct thd *p = t->preempted;
+
+	return preempted_ready(t) && may_run(p, from) &&
+	       (t->preempted_news == news_gen || quiet_since(p, from, t->preempted_news));
 }
 
 /*
@@ -828,8 +844,10 @@ resumption(struct thd *t, struct comp *s)
 	own = schedtree_sees(s, p);
 	if (own && slot_of(p, s->depth)->prio == HR_PRIO_IDLE)
 		return 0;
-	if (p->chain[p->depth] == s || resumable_past(t, own ? s->depth + 1 : 0))
-		return p; /* s's own passes nobody */
+	/* s's own passes nobody.  Elsewhere the schedulers from where t and p part count:
+	 * news to the one there (a wake-up t's side kept from running) may outrank p's side */
+	if (p->chain[p->depth] == s || resumable_past(t, own ? s->depth + 1 : diverge(t, p)))
+		return p;
 	if (!own)
 		return 0;
 	x = p->chain[s->depth + 1]->cs;

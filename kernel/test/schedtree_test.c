@@ -880,6 +880,19 @@ TEST(news_below_since_the_activation_makes_the_parent_dispatch_the_child_s_sched
 	cur = 0;
 }
 
+TEST(news_off_the_preempted_thread_s_path_does_not_stop_the_parent_resuming_it)
+{
+	root_preempts_i_task();
+	schedtree_post(wu, (struct hr_kevent){ .type = HR_KEV_NET, .comp = wu->id });
+	CHECK(cur == &er && eu.state == HR_TS_READY); /* news for U, not on ti's path */
+	CHECK(schedtree_through(&er, &eo) == &ti);
+	root_preempts_i_task();
+	schedtree_post(wu, (struct hr_kevent){ .type = HR_KEV_NET, .comp = wu->id });
+	CHECK_EQ(sys_event_wait(&er), 1);
+	CHECK(cur == &ti);
+	cur = 0;
+}
+
 TEST(a_child_with_events_from_its_parent_or_a_held_level_below_is_not_passed)
 {
 	root_preempts_i_task();
