@@ -309,9 +309,9 @@ switch_decode(struct thd *t, struct comp *s, struct thd *x, uint64_t flags)
 		return refuse(HR_EPERM, "thread %u not granted to scheduler %u", x->id, s->id);
 	if (x->state == HR_TS_BLOCKED && x->blocker < s->depth)
 		return refuse(HR_EPERM, "thread %u blocked by an ancestor", x->id);
-	if ((flags & HR_SW_PEVT) &&
+	if ((flags & (HR_SW_PEVT | HR_SW_TURN)) &&
 	    !(x->home && x->home->is_sched && x->home->cs == x && x->home->parent == s))
-		return refuse(HR_EINVAL, "PEVT: thread %u is no child's c^s", x->id);
+		return refuse(HR_EINVAL, "PEVT, TURN: thread %u is no child's c^s", x->id);
 	if ((flags & HR_SW_EVWAIT) && s->evt != t)
 		return refuse(HR_EPERM, "EVWAIT: thread %u is not the event thread", t->id);
 	return 0;
@@ -346,7 +346,7 @@ sys_thd_switch(struct thd *t, uint64_t thd, uint64_t flags, uint64_t tsc)
 		return 0;
 	/* a waiting child's scheduler with nothing to decide is passed (the fast path
 	 * declines when t has a record to take) */
-	if (t->preempted && x->state == HR_TS_EVWAIT && !(flags & HR_SW_PEVT))
+	if (t->preempted && x->state == HR_TS_EVWAIT && !(flags & (HR_SW_PEVT | HR_SW_TURN)))
 		x = schedtree_through(t, x);
 	thd_prepare(x);
 	t->regs.rax = 0;

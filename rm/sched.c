@@ -281,14 +281,14 @@ idle(uint64_t now)
 /* Run tid until our next event, arming our timer on the way when it changed: one system
  * call for both, as a turn ends on every event. */
 static long
-run(uint32_t tid, uint64_t now)
+run(uint32_t tid, uint64_t flags, uint64_t now)
 {
 	uint64_t t = timer_want(now, 0);
 	long r;
 
 	if (t == armed)
-		return hr_thd_switch(tid, HR_SW_EVWAIT, 0);
-	r = hr_thd_switch(tid, HR_SW_EVWAIT | HR_SW_TIMER, timer_value(t));
+		return hr_thd_switch(tid, HR_SW_EVWAIT | flags, 0);
+	r = hr_thd_switch(tid, HR_SW_EVWAIT | HR_SW_TIMER | flags, timer_value(t));
 	if (r == 0) /* a switch that failed armed nothing */
 		armed = t;
 	return r;
@@ -394,6 +394,7 @@ sched_run(void)
 	schedcore_start_periods(&core, hr_tsc());
 	for (;;) {
 		uint64_t now = woke_at = hr_tsc();
+		uint64_t flags;
 		uint32_t tid;
 		int32_t id;
 
@@ -401,9 +402,9 @@ sched_run(void)
 			idle(now);
 			continue;
 		}
-		tid = schedcore_dispatch(&core, id);
+		tid = schedcore_dispatch(&core, id, &flags);
 		alone_mark(id, now);
-		r = run(tid, now);
+		r = run(tid, flags, now);
 		if (r == 0 || r == HR_EAGAIN || r == HR_EPEVT)
 			continue; /* the next turn fetches whatever arrived */
 		/* the thread is gone (its component died): the kernel event says why */

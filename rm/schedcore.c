@@ -480,3 +480,9 @@ schedcore_choose(struct schedcore *c, struct hr_sched_region *r, uint64_t now)
 	publish(c, r, now); /* after pick: what it forfeited must not run */
 	return id;
 }
+
+int
+schedcore_pcb_news(const struct hr_pcb *pcb)
+{
+	return pcb->events != pcb->events_seen;
+}

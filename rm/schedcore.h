@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include "policies/policy.h"
 #include "kernel/abi/hr_sched.h"
+#include "kernel/abi/hr_syscall.h"
 #include "kernel/abi/hr_errno.h"
 
 struct hr_pcb;
@@ -243,18 +244,28 @@ schedcore_timer(struct schedcore *c, uint64_t now, uint64_t extra, uint64_t cloc
 		t = schedcore_arm_time(c, t, clock);
 	return pol_time_min(t, c->sleep_next);
 }
+/* Does pcb, a page we share with a child, hold news the child has not seen? */
+int schedcore_pcb_news(const struct hr_pcb *pcb);
 /*
  * The thread to switch to for entity id (POL_IDLE: none, 0): its thread, or a child's
- * c^s.  A child's scheduler that waits with nothing to decide is passed by the kernel,
- * straight to the thread our activation preempted in it (kernel/schedtree.c,
- * schedtree_through), so a parent that comes back to a deep child costs no turn a level.
+ * c^s; *flags, what the switch needs besides.  A child's scheduler that waits with nothing
+ * to decide is passed by the kernel, straight to the thread our activation preempted in it
+ * (kernel/schedtree.c, schedtree_through), so a parent that comes back to a deep child
+ * costs no turn a level.  But a child told something in the page we share (hr_pcb.events
+ * beyond what it has seen: a memory target, hrtop's request), which the kernel cannot see,
+ * must take its turn: HR_SW_TURN.  Inline: every turn that runs something dispatches it.
  */
 static inline uint32_t
-schedcore_dispatch(struct schedcore *c, int32_t id)
+schedcore_dispatch(struct schedcore *c, int32_t id, uint64_t *flags)
 {
 	struct sched_ent *e = schedcore_ent(c, id);
 
-	return e ? e->tid : 0;
+	*flags = 0;
+	if (!e)
+		return 0;
+	if (e->kind == ENT_CHILD && e->pcb && schedcore_pcb_news(e->pcb))
+		*flags = HR_SW_TURN;
+	return e->tid;
 }
 
 #endif

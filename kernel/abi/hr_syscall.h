@@ -152,7 +152,8 @@ enum hr_sysno {
 #define HR_SW_PEVT   0x04u /* the target is a child's c^s: set that child's pevt         */
 #define HR_SW_EXIT   0x08u /* the outgoing thread is finished: free it                   */
 #define HR_SW_TIMER  0x10u /* first arm the caller's timer for tsc, as timer_next(tsc)  */
-#define HR_SW_ALL    (HR_SW_BLOCK | HR_SW_EVWAIT | HR_SW_PEVT | HR_SW_EXIT | HR_SW_TIMER)
+#define HR_SW_TURN   0x20u /* the target is a child's c^s: its scheduler takes its turn */
+#define HR_SW_ALL    (HR_SW_BLOCK | HR_SW_EVWAIT | HR_SW_PEVT | HR_SW_EXIT | HR_SW_TIMER | HR_SW_TURN)
 
 /* mem_alias flags */
 #define HR_MEM_READ  0x1u

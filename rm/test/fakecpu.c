@@ -132,6 +132,7 @@ turn(struct fake *f, uint64_t *at)
 {
 	int32_t id;
 	uint32_t tid;
+	uint64_t flags;
 
 	schedcore_charge(&f->c, &f->r, f->now);
 	scripts(f);
@@ -140,7 +141,7 @@ turn(struct fake *f, uint64_t *at)
 	id = schedcore_choose(&f->c, &f->r, f->now);
 	check_published(f);
 	*at = schedcore_timer(&f->c, f->now, UINT64_MAX, f->now, id == POL_IDLE);
-	tid = schedcore_dispatch(&f->c, id);
+	tid = schedcore_dispatch(&f->c, id, &flags);
 	CHECK(id == POL_IDLE ? tid == 0 : tid == f->t[id].tid);
 	if (id != POL_IDLE) { /* rm/sched.c: alone_mark; an idle turn leaves it */
 		f->alone_until = schedcore_alone(&f->c, id, f->now);

@@ -7,6 +7,7 @@
  */
 #include "check.h"
 #include "fakecpu.h"
+#include "rm/parent.h"
 #include "kernel/abi/hr_errno.h"
 
 #include <stdlib.h>
@@ -272,6 +273,30 @@ TEST(schedcore_idle_forever_only_when_nothing_can_come)
 	CHECK(schedcore_idle_forever(&f.c));
 	f.c.ent[a].parked = 1; /* asleep in our parent, which wakes it */
 	CHECK(!schedcore_idle_forever(&f.c));
+	fake_free(&f);
+}
+
+/* A child told something in the page we share (a memory target, hrtop's request) must take
+ * its turn: the kernel would otherwise pass its scheduler (kernel/schedtree.c,
+ * schedtree_through) and it would not look until its own next event. */
+TEST(schedcore_a_child_with_news_in_our_shared_page_is_told_to_take_its_turn)
+{
+	static struct hr_pcb pcb;
+	uint64_t flags;
+	long a, c;
+
+	fake_init(&f, "fprr", 5);
+	a = fake_add(&f, ENT_THREAD, 1, RES_NONE, 0, 0, 0, FAKE_SPIN);
+	c = fake_add(&f, ENT_CHILD, 1, RES_NONE, 0, 0, 0, FAKE_SPIN);
+	CHECK(schedcore_dispatch(&f.c, (int32_t) a, &flags) == f.t[a].tid && !flags);
+	CHECK(schedcore_dispatch(&f.c, (int32_t) c, &flags) == f.t[c].tid && !flags);
+	f.c.ent[c].pcb = &pcb;
+	CHECK(schedcore_dispatch(&f.c, (int32_t) c, &flags) == f.t[c].tid && !flags);
+	pcb.events++; /* delegate.c notify, hrtop.c ask_children */
+	CHECK(schedcore_dispatch(&f.c, (int32_t) c, &flags) == f.t[c].tid && flags == HR_SW_TURN);
+	pcb.events_seen = pcb.events; /* its turn looked (rm/sched.c parent_look) */
+	CHECK(schedcore_dispatch(&f.c, (int32_t) c, &flags) == f.t[c].tid && !flags);
+	CHECK(schedcore_dispatch(&f.c, POL_IDLE, &flags) == 0 && !flags);
 	fake_free(&f);
 }
 
