@@ -2,7 +2,8 @@
  * demo.c - the tasks of the default image (MANIFEST: demo) beside rtmix's spinners: `top`
  * shows the tree with hrtop (rm/hrtop.h) for the seconds of its arg, then ends the image;
  * `mem_hog` keeps taking memory and asking for more, and is refused beyond its
- * reservation.  `top_check` (image test-hrtop) checks that what hrtop shows is plausible.
+ * reservation.  `top_check` (image test-hrtop) checks that what hrtop shows is plausible;
+ * `top_late` (image test-hrtop-turn) that a request hrtop makes late reaches a busy subtree.
  */
 #include "rtmix.h"
 #include "rm/hrtop.h"
@@ -118,3 +119,26 @@ top_check(void *arg)
 	subsys_exit(check(a, na, b, nb));
 }
 HR_TASK(top_check);
+
+/*
+ * Image test-hrtop-turn: hrtop starts a second in, when the only subtree below is busy
+ * and its scheduler waits with nothing to wake it.  hrtop's request is in the page the
+ * root shares with it, which the kernel cannot see: the root must switch to it with
+ * HR_SW_TURN, or the kernel resumes the spinner past it and its rows never come.
+ */
+static void
+top_late(void *arg)
+{
+	static struct toprow a[HRTOP_ROWS_MAX];
+	struct hrtop_opts o = { .seconds = (unsigned) (uintptr_t) arg };
+	unsigned na;
+	int spin;
+
+	sleep_until(hr_tsc() + hr_bootinfo()->tsc_hz);
+	hrtop_run(&o);
+	na = hrtop_snapshot(a, HRTOP_ROWS_MAX);
+	spin = row(a, na, "spin", 2);
+	subsys_exit(!hr_report("hrtop_late_request_reaches_a_busy_subtree",
+			       spin >= 0 && (a[spin].flags & TOPROW_CLAIM), "row %d", spin));
+}
+HR_TASK(top_late);
