@@ -48,7 +48,7 @@ schedtree_publish_to(const struct thd *t, const struct comp *owner)
 	sl->blocker = t->blocker;
 	sl->flags = HR_SLOT_OWNED | (owner->evt == t ? HR_SLOT_EVT : 0) | (cs ? HR_SLOT_CS : 0);
 	/* a c^s is its parent's view of the child: whether the child's scheduler waits
-	 * (EVWAIT) or has something to do (READY) tells the parent which thread to resume */
+	 * (EVWAIT), has something to do (READY) or is gone (rm/sched.c looks for that) */
 	if (cs)
 		h->up_slot->state = t->state;
 }
