@@ -501,11 +501,15 @@ activate(struct comp *s)
 		return 0;
 	}
 	if (preempts(e, cur, &k)) {
-		e->preempted = cur;
-		e->preempted_gen = cur ? cur->gen : 0;
-		e->preempted_news = news_gen;
-		if (cur)
+		/* Preempting nothing (the thread that ran ended, or the CPU idled), it keeps
+		 * the record of an activation before, if its turns since left it: nothing
+		 * below has had a turn since but by news, which resumable_past looks at. */
+		if (cur) {
+			e->preempted = cur;
+			e->preempted_gen = cur->gen;
+			e->preempted_news = news_gen;
 			parted = (struct parted){ cur, e, k };
+		}
 		thd_dispatch(e, 0);
 		runs = 1;
 	}
@@ -803,18 +807,20 @@ resumable_past(const struct thd *t, int from)
  * once instead, without them.  Otherwise every level took a turn, a scheduler's whole
  * loop each, whenever a parent came back to a deep child after its own activation had
  * preempted it (eval/preempt.sh).  The record is the first such dispatch's, whichever
- * child it is for.  Returns the thread to dispatch: p, or x.
+ * child it is for, and one that asks for the child's turn (turn) takes it too: that turn
+ * decides below, unstamped, and t keeps its record across an activation that preempts
+ * nothing (activate).  Returns the thread to dispatch: p, or x.
  */
 struct thd *
-schedtree_through(struct thd *t, struct thd *x)
+schedtree_through(struct thd *t, struct thd *x, uint64_t turn)
 {
 	struct comp *c = x->home;
 	struct thd *p = t->preempted;
 	int past;
 
-	past = p && c && c->is_sched && c->cs == x && c->evt == x && x->state == HR_TS_EVWAIT &&
-	       !c->evt_pending && !c->pevt && p->depth >= c->depth && p->chain[c->depth] == c &&
-	       resumable_past(t, c->depth);
+	past = !turn && p && c && c->is_sched && c->cs == x && c->evt == x &&
+	       x->state == HR_TS_EVWAIT && !c->evt_pending && !c->pevt && p->depth >= c->depth &&
+	       p->chain[c->depth] == c && resumable_past(t, c->depth);
 	t->preempted = 0;
 	if (!past)
 		return x;

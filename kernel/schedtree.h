@@ -152,8 +152,9 @@ void schedtree_wake_up(struct comp *s);
 void schedtree_wake_up_traced(struct comp *s);
 /* Event thread t dispatches x, a child's waiting c^s: the thread to dispatch instead, the
  * one t's activation preempted below that child, if none of the schedulers down to it has
- * anything to decide (their turns would each choose it again), or x.  Takes t's record. */
-struct thd *schedtree_through(struct thd *t, struct thd *x);
+ * anything to decide (their turns would each choose it again), or x.  Takes t's record,
+ * as x's turn does when asked for (turn: HR_SW_PEVT, HR_SW_TURN). */
+struct thd *schedtree_through(struct thd *t, struct thd *x, uint64_t turn);
 /* Arm s's timer for TSC `at` (0: disarm): timer_next, and thd_switch's HR_SW_TIMER. */
 void schedtree_timer(struct comp *s, uint64_t at);
 /* A timer tick arrived: wake the schedulers whose timer is due. */

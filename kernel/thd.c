@@ -346,8 +346,8 @@ sys_thd_switch(struct thd *t, uint64_t thd, uint64_t flags, uint64_t tsc)
 		return 0;
 	/* a waiting child's scheduler with nothing to decide is passed (the fast path
 	 * declines when t has a record to take) */
-	if (t->preempted && x->state == HR_TS_EVWAIT && !(flags & (HR_SW_PEVT | HR_SW_TURN)))
-		x = schedtree_through(t, x);
+	if (t->preempted && x->state == HR_TS_EVWAIT)
+		x = schedtree_through(t, x, flags & (HR_SW_PEVT | HR_SW_TURN));
 	thd_prepare(x);
 	t->regs.rax = 0;
 	if (flags & HR_SW_BLOCK) {

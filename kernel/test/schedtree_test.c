@@ -861,9 +861,44 @@ root_preempts_i_task(void)
 TEST(a_parent_back_to_a_child_with_nothing_to_decide_resumes_the_preempted_thread_past_it)
 {
 	root_preempts_i_task();
-	CHECK(schedtree_through(&er, &eo) == &ti);	  /* O and I would only choose ti again */
+	CHECK(schedtree_through(&er, &eo, 0) == &ti);	  /* O and I would only choose ti again */
 	CHECK(eo.state == HR_TS_EVWAIT && !er.preempted); /* O untouched; the record taken */
-	CHECK(schedtree_through(&er, &eo) == &eo);
+	CHECK(schedtree_through(&er, &eo, 0) == &eo);
+	cur = 0;
+}
+
+/* R dispatched its own thread and waits; that thread ends, and the kernel event that says
+ * so activates R with nothing to preempt: the record of ti stands (preempt-d16's first
+ * timer sample made every level take a turn when it did not), unless news came below. */
+TEST(an_activation_that_preempts_nothing_keeps_the_record_of_the_one_before)
+{
+	struct hr_kevent exit = { .type = HR_KEV_EXIT, .thd = 9 };
+
+	root_preempts_i_task();
+	er.state = HR_TS_EVWAIT, cur = 0;
+	schedtree_post(wr, exit);
+	CHECK(cur == &er && er.preempted == &ti);
+	CHECK(schedtree_through(&er, &eo, 0) == &ti);
+	root_preempts_i_task();
+	er.state = HR_TS_EVWAIT, cur = 0;
+	frame_for_i(); /* the CPU idles: I's event thread runs */
+	CHECK(cur == &ei);
+	ei.state = HR_TS_EVWAIT, cur = 0;
+	schedtree_post(wr, exit);
+	CHECK(cur == &er && er.preempted == &ti);
+	CHECK(schedtree_through(&er, &eo, 0) == &eo); /* I had a turn: O decides */
+	cur = 0;
+}
+
+/* O's turn, asked for (a memory target in the page they share: HR_SW_PEVT, HR_SW_TURN),
+ * decides below without news of its own: were the record kept, R could resume ti past O
+ * later, after O chose otherwise. */
+TEST(a_switch_that_asks_for_the_child_s_turn_takes_the_record)
+{
+	root_preempts_i_task();
+	CHECK(schedtree_through(&er, &eo, HR_SW_TURN) == &eo && !er.preempted);
+	root_preempts_i_task();
+	CHECK(schedtree_through(&er, &eo, HR_SW_PEVT) == &eo && !er.preempted);
 	cur = 0;
 }
 
@@ -872,11 +907,11 @@ TEST(news_below_since_the_activation_makes_the_parent_dispatch_the_child_s_sched
 	root_preempts_i_task();
 	frame_for_i(); /* during R's turn: I cannot run now, O is told quietly */
 	CHECK(cur == &er && wo->evt_pending && eo.state == HR_TS_EVWAIT);
-	CHECK(schedtree_through(&er, &eo) == &eo); /* O must read it (image test-wake-parked) */
+	CHECK(schedtree_through(&er, &eo, 0) == &eo); /* O must read it (image test-wake-parked) */
 	root_preempts_i_task();
 	schedtree_post(wi, (struct hr_kevent){ .type = HR_KEV_NET, .comp = wi->id });
 	CHECK(cur == &er && ei.state == HR_TS_READY && !wo->evt_pending); /* news at I only */
-	CHECK(schedtree_through(&er, &eo) == &eo);
+	CHECK(schedtree_through(&er, &eo, 0) == &eo);
 	cur = 0;
 }
 
@@ -885,7 +920,7 @@ TEST(news_off_the_preempted_thread_s_path_does_not_stop_the_parent_resuming_it)
 	root_preempts_i_task();
 	schedtree_post(wu, (struct hr_kevent){ .type = HR_KEV_NET, .comp = wu->id });
 	CHECK(cur == &er && eu.state == HR_TS_READY); /* news for U, not on ti's path */
-	CHECK(schedtree_through(&er, &eo) == &ti);
+	CHECK(schedtree_through(&er, &eo, 0) == &ti);
 	root_preempts_i_task();
 	schedtree_post(wu, (struct hr_kevent){ .type = HR_KEV_NET, .comp = wu->id });
 	CHECK_EQ(sys_event_wait(&er), 1);
@@ -897,11 +932,11 @@ TEST(a_child_with_events_from_its_parent_or_a_held_level_below_is_not_passed)
 {
 	root_preempts_i_task();
 	wo->pevt = 1; /* R put something in the page it shares with O */
-	CHECK(schedtree_through(&er, &eo) == &eo);
+	CHECK(schedtree_through(&er, &eo, 0) == &eo);
 	wo->pevt = 0;
 	root_preempts_i_task();
 	wi->held = 1, wi->held_path = wi->depth_bit; /* O holds I (sys_sched_hold) */
-	CHECK(schedtree_through(&er, &eo) == &eo);
+	CHECK(schedtree_through(&er, &eo, 0) == &eo);
 	cur = 0;
 }
 
