@@ -781,10 +781,14 @@ delegate_cpu_now(const struct child *c, uint32_t *kind, uint32_t *budget, uint32
 static void
 cpu_comply_locked(void)
 {
-	const volatile struct hr_pcb *pcb = (const struct hr_pcb *) HR_VA_PCB;
-	uint64_t rev = pcb->cpu_revision; /* first: the parent writes it last */
-	struct admit_supply now = { pcb->cpu_budget, pcb->cpu_period };
+	const volatile struct hr_pcb *pcb = parent_page();
+	uint64_t rev;
+	struct admit_supply now;
 
+	if (!pcb)
+		return;		 /* the root: nobody to revoke from it */
+	rev = pcb->cpu_revision; /* first: the parent writes it last */
+	now = (struct admit_supply){ pcb->cpu_budget, pcb->cpu_period };
 	if (rev == cpu_revisions_seen)
 		return;
 	cpu_revisions_seen = rev;
@@ -800,8 +804,7 @@ delegate_cpu_held(struct admit_supply *held)
 	if (!book.r)
 		return HR_ESTATE;
 	hr_lock_take(&lock);
-	if (hr_bootinfo()->depth)
-		cpu_comply_locked();
+	cpu_comply_locked();
 	*held = book.supply;
 	hr_lock_give(&lock);
 	return 0;
@@ -821,9 +824,8 @@ children_owe(void)
 
 /* Our parent revoked from us: give back free pages, or pass the revocation down. */
 static void
-comply_once(void)
+comply_once(const struct hr_pcb *pcb)
 {
-	struct hr_pcb *pcb = (struct hr_pcb *) HR_VA_PCB;
 	long held;
 
 	if (pcb->revision != revisions_seen) {
@@ -864,9 +866,9 @@ comply_once(void)
 static void
 comply(void)
 {
-	const struct hr_pcb *pcb = (const struct hr_pcb *) HR_VA_PCB;
+	const struct hr_pcb *pcb = parent_page();
 
-	if (!hr_bootinfo()->depth)
+	if (!pcb)
 		return;
 	if (pcb->revision == revisions_seen && !our_target)
 		return; /* nothing new from our parent, nothing owed */
@@ -874,7 +876,7 @@ comply(void)
 		comply_left = 1; /* its holder may have read the revision already: look again */
 		return;
 	}
-	comply_once();
+	comply_once(pcb);
 	hr_lock_give(&comply_lock);
 	if (our_target)
 		comply_left = 1; /* still owed: our children give back on later turns */
@@ -896,9 +898,9 @@ forget_dead(void)
 static void
 cpu_comply(void)
 {
-	const volatile struct hr_pcb *pcb = (const struct hr_pcb *) HR_VA_PCB;
+	const volatile struct hr_pcb *pcb = parent_page();
 
-	if (!hr_bootinfo()->depth || pcb->cpu_revision == cpu_revisions_seen)
+	if (!pcb || pcb->cpu_revision == cpu_revisions_seen)
 		return;
 	if (!hr_lock_try(&lock)) {
 		comply_left = 1;

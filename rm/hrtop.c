@@ -21,12 +21,6 @@ volatile uint32_t hrtop_looking;	     /* viewing, or we asked our children (hrto
 static uint64_t published_at;		     /* event thread: our last report to our parent */
 static struct toprow report[HRTOP_ROWS_MAX]; /* event thread: that report */
 
-static struct hr_pcb *
-our_pcb(void)
-{
-	return hr_bootinfo()->depth ? (struct hr_pcb *) HR_VA_PCB : 0;
-}
-
 static uint64_t
 ms_tsc(uint64_t ms)
 {
@@ -186,7 +180,7 @@ ask_children(uint32_t want)
 void
 hrtop_turn(void)
 {
-	struct hr_pcb *pcb = our_pcb();
+	struct hr_pcb *pcb = parent_page();
 	int asked = pcb && pcb->top_want == 1;
 	uint64_t now;
 	unsigned n;
@@ -203,7 +197,7 @@ hrtop_turn(void)
 uint64_t
 hrtop_next(void)
 {
-	struct hr_pcb *pcb = our_pcb();
+	struct hr_pcb *pcb = parent_page();
 
 	if (!pcb || pcb->top_want != 1)
 		return UINT64_MAX;

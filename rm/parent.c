@@ -168,12 +168,18 @@ hr_res_bind(long id, uint64_t x, uint64_t y)
 	return delegate_own_bind(id, x, y);
 }
 
+struct hr_pcb *
+parent_page(void)
+{
+	return hr_bootinfo()->depth ? (struct hr_pcb *) HR_VA_PCB : 0;
+}
+
 long
 hr_res_wait(long id, uint64_t *seen)
 {
-	volatile struct hr_pcb *pcb = (struct hr_pcb *) HR_VA_PCB;
+	volatile struct hr_pcb *pcb = parent_page();
 
-	if (!hr_bootinfo()->depth)
+	if (!pcb)
 		return HR_ESTATE; /* the root has no parent to wait for */
 	while (pcb->revision == *seen)
 		sched_sleep(hr_tsc() + hr_tick_tsc());

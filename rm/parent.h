@@ -47,6 +47,9 @@ struct hr_pcb {
 };
 _Static_assert(sizeof(struct hr_pcb) == 4096, "one page");
 
+/* The page our parent shares with us (HR_VA_PCB), or NULL in the root, which has none. */
+struct hr_pcb *parent_page(void);
+
 /* Client side (runs in the child): long pi_<name>(args) for every row of the table, e.g.
  * pi_res_bind(long id, uint64_t x, uint64_t y), returns what the parent answers (>= 0, or
  * an HR_E* code: docs/PARENT.md), or what hr_invoke does (HR_EBUSY, HR_EFAULTED).  Each is

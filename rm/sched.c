@@ -387,7 +387,8 @@ sched_run(void)
 	long self = hr_thd_self(), r;
 
 	evt_tid = (uint32_t) self;
-	parent_pcb = hr_bootinfo()->depth ? (struct hr_pcb *) HR_VA_PCB : &no_parent_pcb;
+	if (parent_page())
+		parent_pcb = parent_page();
 	hr_region()->slot[self].prio = 0;
 	if ((r = hr_sched_event(self)))
 		hr_die("cannot become the event thread: %s", hr_strerror(r));

@@ -441,8 +441,8 @@ subsys_main(void)
 	long r;
 
 	me = hr_bootinfo()->name;
-	if (hr_bootinfo()->depth)
-		parent_asks = &((struct hr_pcb *) HR_VA_PCB)->top_want;
+	if (parent_page())
+		parent_asks = &parent_page()->top_want;
 	if (!(fdt = desc_self(&why)) || desc_read(fdt, 0, &d, &why))
 		hr_die("boot descriptor: %s", why);
 	for (int n = desc_child(fdt, 0); n >= 0; n = desc_sibling(fdt, n))
