@@ -110,8 +110,8 @@ find_repeats(struct node *n, struct node *found[2], unsigned count)
 	return count;
 }
 
-/* A task marked `outer` is copied to the levels outside a sweep's innermost copy
- * (sweep.c): it belongs directly inside the repeated subsystem. */
+/* A task marked `outer` is copied to the outer copies of a sweep's repeated subsystem
+ * (sweep.c): it belongs directly inside that subsystem. */
 static void
 check_outer(const struct node *n)
 {

@@ -3,8 +3,8 @@
  * by R-1 > R-2 > ... > R-D, each a copy of R without children; R-D gets R's children.
  * D = 0 removes R and hands its children to R's parent.  The outer copies' memory-kib is
  * a minimum: memory.c raises it to what the copies inside them need.  R's tasks marked
- * `outer` go instead to every level outside the innermost: R's parent and R-1 .. R-(D-1)
- * (none when D = 0).
+ * `outer` go instead to the outer copies, R-1 .. R-(D-1) (none when D <= 1); a task for
+ * R's parent at every depth is the parent's own, declared there.
  */
 #include "sweep.h"
 #include "alloc.h"
@@ -163,14 +163,14 @@ generate(const struct image *t, unsigned d)
 	img->root = tree_clone(t->root, NULL);
 	r = find_repeat(img->root);
 	outer = take_outer(r);
-	level = r->parent;
 	if (d == 0)
 		splice_out(r);
 	else
 		chain(r, d);
-	/* the levels outside the innermost: r's parent, then r-1 .. r-(d-1) */
-	for (unsigned i = 0; i < d; i++) {
-		struct node *in = i ? level->kids : r;
+	/* the outer copies, r (now r-1) .. r-(d-1), each the only child of the one before */
+	level = r;
+	for (unsigned i = 1; i < d; i++) {
+		struct node *in = level->kids;
 
 		give_outer(level, outer);
 		level = in;
