@@ -4,7 +4,7 @@
 # (images irq-d0 .. irq-d16: a datagram from card 1 every quarter tick to a receiver on card
 # 0; 1000 samples, each a frame that found the ring empty).  The depth experiment's
 # machinery (depth.sh) does the sweep, data, plots and checks: irq-depth.dat, irq.png.
-# Checks guard against regressions from today's figures (the median at depth 16 is 1.2% above
+# Checks guard against regressions from today's figures (the median at depth 16 is 1.1% above
 # depth 1's and 1.4% above the root's: telling the parent its child woke, a bit in its region,
 # and, below depth 1, noting idled ancestors to tell later (kernel/schedtree.c, woke_later);
 # nothing walks the levels; docs/EVAL.md); the goal of 5% for the median and the max is

@@ -13,5 +13,5 @@
 export DEPTH_IMAGE=preempt DEPTH_SUFFIX=preempt EVAL_AS=eval/preempt.sh DEPTH_BY_IMAGE=1
 export DEPTH_XLABEL="depth of the busy thread preempted (0 = beside the root's)"
 export DEPTH_AGAINST="the depth of the thread preempted"
-export DEPTH_FLAT_SLACK=${PREEMPT_FLAT_SLACK:-0.20} DEPTH_ROOT_SLACK=${PREEMPT_ROOT_SLACK:-0.30}
+export DEPTH_FLAT_SLACK=${PREEMPT_FLAT_SLACK:-0.06} DEPTH_ROOT_SLACK=${PREEMPT_ROOT_SLACK:-0.10}
 exec bash "$(dirname "$0")/depth.sh" "$@"
