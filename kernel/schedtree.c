@@ -786,16 +786,16 @@ quiet_since(const struct thd *p, int from, uint32_t stamp)
 	return 1;
 }
 
-/* May t's activation's preempted thread p resume now past the schedulers on its path from
- * depth `from` down, without their turns?  Each would choose it again: it is still there,
- * none of them has been told anything since the activation and none holds its child on
- * p's path. */
+/* May t's activation's preempted thread p, still there (the caller looked: preempted_ready),
+ * resume now past the schedulers on its path from depth `from` down, without their turns?
+ * Each would choose it again: none of them has been told anything since the activation and
+ * none holds its child on p's path. */
 static int
 resumable_past(const struct thd *t, int from)
 {
 	const struct thd *p = t->preempted;
 
-	return preempted_ready(t) && may_run(p, from) &&
+	return may_run(p, from) &&
 	       (t->preempted_news == news_gen || quiet_since(p, from, t->preempted_news));
 }
 
@@ -818,7 +818,7 @@ schedtree_through(struct thd *t, struct thd *x, uint64_t turn)
 	struct thd *p = t->preempted;
 	int past;
 
-	past = !turn && p && c && c->is_sched && c->cs == x && c->evt == x &&
+	past = !turn && preempted_ready(t) && c && c->is_sched && c->cs == x && c->evt == x &&
 	       x->state == HR_TS_EVWAIT && !c->evt_pending && !c->pevt && p->depth >= c->depth &&
 	       p->chain[c->depth] == c && resumable_past(t, c->depth);
 	t->preempted = 0;

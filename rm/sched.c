@@ -385,10 +385,11 @@ _Noreturn void
 sched_run(void)
 {
 	long self = hr_thd_self(), r;
+	struct hr_pcb *pp = parent_page();
 
 	evt_tid = (uint32_t) self;
-	if (parent_page())
-		parent_pcb = parent_page();
+	if (pp)
+		parent_pcb = pp;
 	hr_region()->slot[self].prio = 0;
 	if ((r = hr_sched_event(self)))
 		hr_die("cannot become the event thread: %s", hr_strerror(r));

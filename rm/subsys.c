@@ -436,13 +436,14 @@ _Noreturn void
 subsys_main(void)
 {
 	struct desc_node d;
+	struct hr_pcb *pp = parent_page();
 	const char *why;
 	unsigned kids = 0;
 	long r;
 
 	me = hr_bootinfo()->name;
-	if (parent_page())
-		parent_asks = &parent_page()->top_want;
+	if (pp)
+		parent_asks = &pp->top_want;
 	if (!(fdt = desc_self(&why)) || desc_read(fdt, 0, &d, &why))
 		hr_die("boot descriptor: %s", why);
 	for (int n = desc_child(fdt, 0); n >= 0; n = desc_sibling(fdt, n))

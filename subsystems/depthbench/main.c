@@ -3,7 +3,8 @@
  * run by the innermost subsystem of a depth-sweep image (MANIFEST: depth-d0 .. depth-d16).
  * Every level is this program; only the innermost has the tasks (bench_depth, event_a,
  * event_b, timer_thread) and the child component "sink" that pages are aliased into.  In
- * depth-busy-dD the levels outside the innermost also run `busy`, a best-effort load.
+ * depth-busy-dD the root (at every depth, beside the tasks at depth 0) and the levels
+ * between it and the innermost also run `busy`, a best-effort load.
  * In preempt-dD the root has the tasks and the innermost of the levels below runs `busy`:
  * the root's wake-ups preempt it, D levels down (eval/preempt.sh).
  * A level ends when its child level does (the innermost exits when it has reported).
