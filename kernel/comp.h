@@ -31,8 +31,13 @@ struct comp {
 	uint8_t pevt;
 	uint32_t gen; /* bumped on every reuse of this id; caps record it */
 	int32_t exit_code;
-	uint16_t nthds;	     /* live threads whose home this is (at most HR_THD_MAX) */
-	uint8_t state;	     /* enum comp_state */
+	uint16_t nthds; /* live threads whose home this is (at most HR_THD_MAX) */
+	uint8_t state;	/* enum comp_state */
+	/* our region's view of a child on a preempted thread's path is behind: levels that
+	 * closed together and wait to be added (schedtree.c, behind); schedtree_catch_up
+	 * before any thread runs here.  Next to state: the fast paths, which test state where
+	 * a thread enters, test both at once (arch/x86_64/fastpath.S) */
+	uint8_t behind;
 	uint64_t pgtbl;	     /* physical address of the top-level page table */
 	struct comp *parent; /* creator; NULL for the root */
 	struct comp *sub;    /* scheduler of the subsystem this component belongs to; never

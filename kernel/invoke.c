@@ -77,8 +77,7 @@ sys_invoke(struct thd *t, uint64_t cap, long a0, long a1, long a2, long a3)
 	t->fs = c->stk_fs0 + off;
 	t->comp = c;
 	t->comp_gen = c->gen;
-	thd_fpu_settle(t);
-	hw_set_space(c->pgtbl, t->fs);
+	thd_move(t);
 	return t->id; /* rax in the callee: who is running there now */
 }
 
@@ -98,7 +97,6 @@ sys_ret(struct thd *t, long v)
 		thd_free(t);
 		thd_reschedule(owner);
 	}
-	thd_fpu_settle(t);
-	hw_set_space(t->comp->pgtbl, t->fs);
+	thd_move(t);
 	return t->inv_top == n ? v : HR_EFAULTED;
 }

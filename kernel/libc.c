@@ -116,8 +116,7 @@ exit_group(struct thd *t, long status)
 	if (t != cur)
 		return; /* the responsible scheduler's event thread preempted us */
 	if (thd_prepare(t) == 0) {
-		thd_fpu_settle(t);
-		hw_set_space(t->comp->pgtbl, t->fs);
+		thd_move(t);
 		return;
 	}
 	struct comp *owner = t->chain[t->depth];

@@ -12,7 +12,7 @@
  * closes and opens only the levels at which the outgoing and incoming threads are charged
  * differently, so a switch inside one subsystem touches one level whatever its depth.  A
  * parent reads its children's totals only when it runs, by which time their slots have
- * been closed.  Time the kernel spends on a subsystem's frames is charged to that
+ * been closed, and caught up if they fell behind (behind, below).  Time the kernel spends on a subsystem's frames is charged to that
  * subsystem instead (schedtree_charge).
  */
 #include "schedtree.h"
@@ -243,50 +243,122 @@ news_for(struct comp *s)
 	s->news_at = ++news_gen;
 }
 
-/* Each level's slot in chain[0 .. n-1] (the children on a thread's path) takes spent: one
- * add a level, unrolled (a loop costs twice that), entered at the n-th from the end. */
-#define CLOSE_AT(i)                           \
-	chain[i]->up_slot->consumed += spent; \
-	__attribute__((fallthrough))
+/*
+ * STEP(chain[i]) for i = n - 1 down to 0 (1 <= n <= HR_DEPTH_MAX): a loop over the levels of
+ * a thread's chain, unrolled (a loop costs twice as much), a table entered at the n-th
+ * from the end whose cases fall through.
+ */
+/* a table, aligned by hand */
+/* clang-format off */
+#define CHAIN_AT(i, STEP) STEP(chain[i]); __attribute__((fallthrough))
+#define FOR_CHAIN(chain, n, STEP)                                               \
+	do {                                                                    \
+		_Static_assert(HR_DEPTH_MAX == 16, "FOR_CHAIN: a case a depth"); \
+		switch (n) {                                                    \
+		default: __builtin_unreachable();                               \
+		case 16: CHAIN_AT(15, STEP); case 15: CHAIN_AT(14, STEP);       \
+		case 14: CHAIN_AT(13, STEP); case 13: CHAIN_AT(12, STEP);       \
+		case 12: CHAIN_AT(11, STEP); case 11: CHAIN_AT(10, STEP);       \
+		case 10: CHAIN_AT(9, STEP);  case 9:  CHAIN_AT(8, STEP);        \
+		case 8:  CHAIN_AT(7, STEP);  case 7:  CHAIN_AT(6, STEP);        \
+		case 6:  CHAIN_AT(5, STEP);  case 5:  CHAIN_AT(4, STEP);        \
+		case 4:  CHAIN_AT(3, STEP);  case 3:  CHAIN_AT(2, STEP);        \
+		case 2:  CHAIN_AT(1, STEP);  case 1:  STEP(chain[0]);           \
+		}                                                               \
+	} while (0)
+/* clang-format on */
+
+/* Each level's slot in chain[0 .. n-1] (the children on a thread's path) takes spent: 3
+ * instructions a level (the chain entry, its up_slot, the add). */
 static void
 close_together(struct comp *const *chain, long n, uint64_t spent)
 {
-	_Static_assert(HR_DEPTH_MAX == 16, "close_together has a case for every depth");
-	/* a table, aligned by hand */
-	/* clang-format off */
-	switch (n) {
-	default: __builtin_unreachable(); /* 1 .. HR_DEPTH_MAX levels */
-	case 16: CLOSE_AT(15);
-	case 15: CLOSE_AT(14);
-	case 14: CLOSE_AT(13);
-	case 13: CLOSE_AT(12);
-	case 12: CLOSE_AT(11);
-	case 11: CLOSE_AT(10);
-	case 10: CLOSE_AT(9);
-	case 9:  CLOSE_AT(8);
-	case 8:  CLOSE_AT(7);
-	case 7:  CLOSE_AT(6);
-	case 6:  CLOSE_AT(5);
-	case 5:  CLOSE_AT(4);
-	case 4:  CLOSE_AT(3);
-	case 3:  CLOSE_AT(2);
-	case 2:  CLOSE_AT(1);
-	case 1:  chain[0]->up_slot->consumed += spent;
-	}
-	/* clang-format on */
+#define ADD_SPENT(c) (c)->up_slot->consumed += spent
+	FOR_CHAIN(chain, n, ADD_SPENT);
+#undef ADD_SPENT
 }
-#undef CLOSE_AT
+
+/* Mark the components of chain[0 .. n-1] behind (v 1) or not (0): 2 instructions a level. */
+static void
+mark_behind(struct comp *const *chain, long n, uint8_t v)
+{
+#define MARK(c) (c)->behind = v
+	FOR_CHAIN(chain, n, MARK);
+#undef MARK
+}
+
+/*
+ * Levels k + 1 .. depth - 1 of thread t that closed together and are not yet in their
+ * slots: each level's slot (its child's up_slot on t's path) is owed spent.  A shallow event
+ * thread preempting a thread deep down closes all its levels, and preempts it again each
+ * time it wakes: levels k (which the activated scheduler reads) and depth (the owner's) are
+ * written at once, the levels between only when a thread is about to run where they can
+ * be read, in the components of schedulers chain[k + 1 .. depth - 1], each marked behind
+ * (schedtree_catch_up: thd_enter and thd_move in C, and the fast paths, test the mark of the
+ * component a thread enters).  A region is mapped in its scheduler's component alone and
+ * cannot be aliased (schedtree_make), so only a thread running there reads it.  Until then
+ * each close of t from k adds to spent: one add, not a write a level.  Nothing else can change what the levels are owed meanwhile: every
+ * change to a chain, an up_slot or a region catches up first (schedtree_make and _unmake,
+ * grant, revoke, demote, thd_free), and a close that is not t's from k writes its own
+ * levels.  The kernel itself never reads a slot's consumed.
+ */
+static struct {
+	const struct thd *t; /* none: NULL */
+	int k;
+	uint64_t spent;
+} behind;
+
+/* t's levels k + 1 .. t->depth - 1 fall behind by spent: their schedulers' components are
+ * marked, 2 instructions a level, once for as long as t is preempted from k and nothing
+ * runs there. */
+static void
+fall_behind(const struct thd *t, int k, uint64_t spent)
+{
+	mark_behind(&t->chain[k + 1], t->depth - k - 1, 1);
+	behind.t = t;
+	behind.k = k;
+	behind.spent = spent;
+}
+
+void
+schedtree_catch_up(void)
+{
+	const struct thd *t = behind.t;
+
+	if (!t)
+		return;
+	close_together(&t->chain[behind.k + 2], t->depth - behind.k - 1, behind.spent);
+	mark_behind(&t->chain[behind.k + 1], t->depth - behind.k - 1, 0);
+	behind.t = 0;
+}
+
+/* from's levels k .. d - 1 closed together (d - k >= 2), each taking spent: level k at once,
+ * the ones below into behind (the same thread from the same level: one add) or, when behind
+ * holds another's, into the slots. */
+static void
+close_together_below(const struct thd *from, int k, uint64_t spent)
+{
+	from->chain[k + 1]->up_slot->consumed += spent;
+	if (behind.t == from && behind.k == k)
+		behind.spent += spent;
+	else if (!behind.t)
+		fall_behind(from, k, spent);
+	else
+		close_together(&from->chain[k + 2], from->depth - k - 1, spent);
+}
 
 /*
  * from stops running at levels k .. from->depth: each slot it was charged at takes the time
  * since that level opened.  Its own level is its own slot; above it, level i's slot is
  * what the scheduler at depth i sees of its child on from's path, that child's up_slot.
- * Still a write a level, the one cost left that grows with depth (docs/EVAL.md,
- * eval/preempt.sh).  When the levels from k down to the one above from's own opened
- * together, as one dispatch opens them (and a parent resumes a deep thread in one,
- * schedtree_through), they all take the same time: 3 instructions a level
- * (close_together).  Otherwise each looks its opening up: 14 a level (schedtree_opened's
- * and, bsr and load, no branch but the loop's).  No test of the chain: a thread's chain
+ * When the levels from k down to the one above from's own opened together, as one
+ * dispatch opens them (and a parent resumes a deep thread in one, schedtree_through), they
+ * all take the same time: level k's slot takes it at once, the ones below fall behind
+ * (close_together_below: one add when from fell behind from k already), or, when another
+ * thread's levels are behind, take it at 3 instructions a level (close_together).
+ * Otherwise each looks its opening up: 14 a level (schedtree_opened's and, bsr and load,
+ * no branch but the loop's), the case left that grows with depth (docs/EVAL.md,
+ * eval/preempt.sh).  No test of the chain: a thread's chain
  * has a scheduler at every level down to its depth (revoke and demote cut it short and
  * leave no hole; a scheduler is destroyed after the threads granted to it), and up_slot
  * is never NULL (schedtree_nobody).
@@ -315,7 +387,7 @@ close_levels(const struct thd *from, int k, uint64_t now)
 	if (d - k == 1) /* one level: no table */
 		from->chain[d]->up_slot->consumed += spent;
 	else if (top <= k)
-		close_together(&from->chain[k + 1], d - k, spent);
+		close_together_below(from, k, spent);
 	else
 		for (long i = d - 1; i >= k; i--) /* schedtree_opened(i) */
 			from->chain[i + 1]->up_slot->consumed +=
@@ -364,6 +436,7 @@ schedtree_make(struct comp *c, struct comp *parent, struct thd *cs)
 		       "the scheduler region sits in one leaf table");
 	if (pt_missing(c->pgtbl, HR_VA_SCHED) > b.left)
 		return HR_ENOMEM;
+	schedtree_catch_up(); /* cs's chain changes */
 	for (uint64_t i = 0; i < HR_SCHED_REGION_PAGES; i++) {
 		uint64_t va = HR_VA_SCHED + i * HR_PAGE_SIZE;
 		uint64_t *e = pt_entry(c->pgtbl, va, &b);
@@ -437,6 +510,7 @@ schedtree_unmake(struct comp *c)
 {
 	/* its region goes: nothing owed to it may be passed up through it now (its subtree
 	 * was unmade first, so nothing below it is owed either) */
+	schedtree_catch_up(); /* its region goes, and the up_slots into it */
 	for (unsigned i = 0; i < schedtree_acct.nowed; i++)
 		if (owed[i].s == c)
 			owed[i].s = 0;
@@ -1052,6 +1126,7 @@ sys_sched_grant(struct thd *t, uint64_t thd, uint64_t slot)
 		return refuse(HR_EPERM, "thread not ours or not homed in the child");
 	if (x == cur)
 		return refuse(HR_EBUSY, "cannot grant the running thread");
+	schedtree_catch_up(); /* x's chain changes */
 	s->region->slot[x->id].flags &= ~HR_SLOT_OWNED;
 	x->chain[c->depth] = c;
 	x->depth = c->depth;
@@ -1071,6 +1146,7 @@ sys_sched_revoke(struct thd *t, uint64_t thd)
 		return refuse(HR_EPERM, "thread not granted below us");
 	if (x == cur)
 		return refuse(HR_EBUSY, "cannot revoke the running thread");
+	schedtree_catch_up(); /* x's chain changes */
 	for (int i = s->depth + 1; i <= x->depth; i++) {
 		struct comp *c = x->chain[i];
 		c->region->slot[x->id] = (struct hr_slot){ 0 };
@@ -1102,6 +1178,7 @@ demote(struct comp *c)
 {
 	struct comp *p = c->parent;
 
+	schedtree_catch_up(); /* chains change */
 	for (unsigned i = 1; i < HR_COMP_MAX; i++)
 		if (comps[i].state != COMP_FREE && comps[i].parent == c && comps[i].is_sched)
 			demote(&comps[i]);

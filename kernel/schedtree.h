@@ -52,6 +52,10 @@ schedtree_publish_to(const struct thd *t, const struct comp *owner)
 	if (cs)
 		h->up_slot->state = t->state;
 }
+/* Add to their slots the levels that fell behind (schedtree.c, behind): before a thread
+ * runs in a component marked behind (thd.h: thd_enter, thd_move) and before any change to
+ * a chain, an up_slot or a region.  Declared in thd.h too, which this header includes. */
+void schedtree_catch_up(void);
 /* Charge time and move the accounting from cur to next (either may be NULL: idle). */
 void schedtree_account(struct thd *from, struct thd *to, int from_level);
 

@@ -85,6 +85,7 @@ thd_free(struct thd *t)
 		fpu_owner = FPU_NOBODY;
 	if (t->state != HR_TS_FREE) {
 		struct comp *owner = t->chain[t->depth];
+		schedtree_catch_up(); /* its chain, and maybe its home's up_slot, go */
 		if (trace_on)
 			trace_thd_free(t);
 		t->state = HR_TS_DEAD;

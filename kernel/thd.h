@@ -91,6 +91,16 @@ void thd_dispatch(struct thd *t, int from_level);
  * left holding one component's values while another runs could be read speculatively on
  * CPUs open to LazyFP (CVE-2018-3665).
  */
+void schedtree_catch_up(void); /* schedtree.h, which includes this header */
+/* t is about to run in its component: what the component's region shows must be up to
+ * date (schedtree.c, behind), and its page table and t's FS base are loaded */
+static inline void
+thd_space(const struct thd *t)
+{
+	if (__builtin_expect(t->comp->behind, 0))
+		schedtree_catch_up();
+	hw_set_space(t->comp->pgtbl, t->fs);
+}
 static inline void
 thd_enter(struct thd *t)
 {
@@ -101,7 +111,15 @@ thd_enter(struct thd *t)
 	else
 		thd_fpu_claim(t);
 	hw_set_current(&t->regs);
-	hw_set_space(t->comp->pgtbl, t->fs);
+	thd_space(t);
+}
+/* t, running, goes on in t->comp, another component (an invocation, its return, an unwind
+ * past a faulted or ended callee): its FPU state and the component's space. */
+static inline void
+thd_move(struct thd *t)
+{
+	thd_fpu_settle(t);
+	thd_space(t);
 }
 /* Pop frames returning into dead components; 0 if t can run, HR_ESTATE if it never can
  * again (the caller frees it).  The check is inline, as threads seldom have frames to pop

@@ -108,8 +108,7 @@ user_fault(struct thd *t, struct regs *r)
 		t->regs.rax = (uint64_t) HR_EFAULTED;
 		comp_end(c, COMP_FAULTED, t, vec, ip, addr);
 		if (t == cur && thd_prepare(t) == 0) {
-			thd_fpu_settle(t);
-			hw_set_space(t->comp->pgtbl, t->fs);
+			thd_move(t);
 			return;
 		}
 		if (t != cur)

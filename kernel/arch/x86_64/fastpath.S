@@ -10,16 +10,17 @@
  * (thd_switch: stored in its frame) and the full path runs, which gives the error or does
  * the unusual thing.
  * What each leaves to it:
- *  - invoke: a slot that is not an invocation capability, a callee that is not live or has
- *    no free stack, a caller at its stack quota, an invocation stack that is full, a thread
+ *  - invoke: a slot that is not an invocation capability, a callee that is not live, is
+ *    behind (comp.h: the full path catches its region up) or has no free stack, a caller at its stack quota, an invocation stack that is full, a thread
  *    the callee's scheduler may not run.
  *  - ret: no invocation to return from, a callee or caller that ended meanwhile (the full
- *    path unwinds further, or frees the thread), a return address outside the user half.
+ *    path unwinds further, or frees the thread), a caller behind, a return address outside the user half.
  *  - thd_switch: flags other than BLOCK, EVWAIT or TIMER, an EVWAIT that fails, a thread
  *    blocked by another level, a switch that is not from a thread of the caller's own to
  *    another or to a child subsystem's c^s (the full path's accounting closes every level
  *    where the two part), a pending PEVT, the thread itself with any flag (TIMER alone,
- *    which arms the timer, or EINVAL), a thread with frames to pop first, tracing.  Its
+ *    which arms the timer, or EINVAL), a thread with frames to pop first or in a
+ *    component behind, tracing.  Its
  *    decline leaves r8 to r10 0, which the call does not keep (docs/ABI.md).
  *
  * invoke and ret save nothing, on the kernel stack or elsewhere: the thread goes on
@@ -129,7 +130,7 @@
 	mov	T_COMP_GEN(%r8), %ebp
 	cmp	%ebp, C_GEN(%rbx)
 	jne	sw_decline
-	cmpb	$HR_CS_LIVE, C_STATE(%rbx)
+	cmpw	$HR_CS_LIVE, C_STATE(%rbx)        /* live, and not behind (comp.h) */
 	jne	sw_decline
 	.if \flagged
 	test	$FP_SW_EVWAIT, %eax
@@ -304,7 +305,7 @@ fast_invoke:
 	movzwl	C_CAPS + CP_COMP(%rcx,%rdi), %r11d
 	imul	$C_SIZE, %r11, %r11
 	lea	comps(%r11), %r11                 /* c, the callee */
-	cmpb	$HR_CS_LIVE, C_STATE(%r11)
+	cmpw	$HR_CS_LIVE, C_STATE(%r11)        /* live, and not behind (comp.h) */
 	jne	inv_decline_cap
 	bsf	C_STK_FREE(%r11), %rsp            /* a free stack (and so an entry: comp.h) */
 	jz	inv_decline_cap
@@ -396,7 +397,7 @@ fast_ret:
 	cmp	%esp, C_GEN(%rdx)
 	jne	ret_decline
 	mov	IV_COMP(%r11), %rcx               /* the caller */
-	cmpb	$HR_CS_LIVE, C_STATE(%rcx)
+	cmpw	$HR_CS_LIVE, C_STATE(%rcx)        /* live, and not behind (comp.h) */
 	jne	ret_decline
 	/*
 	 * f->rip is where the system call that pushed f returns to (sys_invoke and
