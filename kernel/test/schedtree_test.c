@@ -683,6 +683,105 @@ TEST(unmaking_a_scheduler_catches_up_the_levels_behind_first)
 	CHECK(!comps[49].behind && !comps[50].behind);
 }
 
+/*
+ * Against a model that writes every level at every close: random switches among five
+ * threads of the deep tree (xa, xb, xe, xc, 50's own at depth 10, and x0, the root's), and
+ * between them a thread about to run in a random scheduler's component (catching up when
+ * it is behind, as thd_enter does): what that component's region shows is the model's, and
+ * at the end, caught up, every region is.  The model keeps, for the running thread, when
+ * each of its levels opened: a switch parting at k closes levels k and below of the one
+ * that leaves and opens them for the one that comes.
+ */
+static uint64_t model[13][HR_THD_MAX];
+static uint64_t model_open[HR_DEPTH_MAX + 1];
+
+/* The slot at level i of x's chain, as region and thread index into dreg and model. */
+static int
+model_slot(const struct thd *x, int i, int *id)
+{
+	const struct hr_slot *sl;
+
+	if (i == x->depth) {
+		*id = x->id;
+		return x->chain[i]->id - 40;
+	}
+	sl = x->chain[i + 1]->up_slot;
+	if (sl == &schedtree_nobody)
+		return -1;
+	for (int r = 0; r < 13; r++)
+		if (sl >= dreg[r].slot && sl < dreg[r].slot + HR_THD_MAX) {
+			*id = (int) (sl - dreg[r].slot);
+			return r;
+		}
+	abort();
+}
+
+static void
+model_switch(const struct thd *from, const struct thd *to)
+{
+	uint32_t open = schedtree_acct.open_mask;
+	int k = 31 - __builtin_clz(open); /* the switch's opening: the highest in force */
+	uint64_t now = schedtree_acct.since[k];
+	int id, r;
+
+	for (int i = k; from && i <= from->depth; i++)
+		if ((r = model_slot(from, i, &id)) >= 0)
+			model[r][id] += now - model_open[i];
+	for (int i = k; i <= to->depth; i++)
+		model_open[i] = now;
+}
+
+static int
+region_is_model(int r)
+{
+	for (int id = 0; id < HR_THD_MAX; id++)
+		if (dreg[r].slot[id].consumed != model[r][id])
+			return 0;
+	return 1;
+}
+
+TEST(what_each_component_reads_when_a_thread_runs_there_is_every_close_written_at_once)
+{
+	static struct thd xc, x0;
+	struct thd *pick[] = { &xa, &xb, &xe, &xc, &x0 }, *now, *next;
+	uint32_t seed = 12345;
+	int behind_seen = 0, apart = 0;
+
+	preempt_tree();
+	xc = (struct thd){ .id = 12, .depth = 10 };
+	for (int i = 0; i <= 10; i++)
+		xc.chain[i] = xa.chain[i];
+	x0 = (struct thd){ .id = 14, .depth = 0, .chain = { xa.chain[0] } };
+	memset(model, 0, sizeof(model));
+	now = &xa;
+	schedtree_account(0, now, 0);
+	model_switch(0, now);
+	for (int step = 0; step < 2000; step++) {
+		seed = seed * 1103515245 + 12345;
+		if (seed >> 28 < 3) { /* a thread about to run in scheduler 40 + r's component */
+			int r = (int) (seed >> 16) % 13;
+			behind_seen += comps[40 + r].behind;
+			if (comps[40 + r].behind)
+				schedtree_catch_up();
+			CHECK(region_is_model(r));
+			continue;
+		}
+		next = pick[(seed >> 16) % 5];
+		if (next == now)
+			continue;
+		tick_over();
+		schedtree_account(now, next, 0);
+		apart += __builtin_popcount(schedtree_acct.open_mask) > 2;
+		model_switch(now, next);
+		now = next;
+	}
+	schedtree_catch_up();
+	for (int r = 0; r < 13; r++)
+		CHECK(region_is_model(r));
+	CHECK(behind_seen > 10); /* the walk met levels behind, and opened apart */
+	CHECK(apart > 10);
+}
+
 /* ---- wake-ups below idle parents: every ancestor told HR_KEV_IDLE hears HR_KEV_WAKE ------ */
 
 static struct hr_sched_region wreg[4];
