@@ -11,7 +11,7 @@
 # PREEMPT_FLAT_SLACK of depth 1 and PREEMPT_ROOT_SLACK of depth 0 (docs/EVAL.md has the
 # figures and what each level costs).
 export DEPTH_IMAGE=preempt DEPTH_SUFFIX=preempt EVAL_AS=eval/preempt.sh DEPTH_BY_IMAGE=1
-export DEPTH_XLABEL="depth of the busy thread preempted (0 = beside the root's)"
+export DEPTH_XLABEL="depth of the busy thread preempted (0 = in the root's subsystem)"
 export DEPTH_AGAINST="the depth of the thread preempted"
-export DEPTH_FLAT_SLACK=${PREEMPT_FLAT_SLACK:-0.03} DEPTH_ROOT_SLACK=${PREEMPT_ROOT_SLACK:-0.06}
+export DEPTH_FLAT_SLACK=${PREEMPT_FLAT_SLACK:-0.03} DEPTH_ROOT_SLACK=${PREEMPT_ROOT_SLACK:-0.05}
 exec bash "$(dirname "$0")/depth.sh" "$@"

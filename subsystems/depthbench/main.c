@@ -5,8 +5,9 @@
  * event_b, timer_thread) and the child component "sink" that pages are aliased into.  In
  * depth-busy-dD the root (at every depth, beside the tasks at depth 0) and the levels
  * between it and the innermost also run `busy`, a best-effort load.
- * In preempt-dD the root has the tasks and the innermost of the levels below runs `busy`:
- * the root's wake-ups preempt it, D levels down (eval/preempt.sh).
+ * In preempt-dD the root has the tasks and the innermost of the levels below has a
+ * component of this program that runs `busy` (args "busy"): the root's wake-ups preempt it,
+ * D levels down (eval/preempt.sh).
  * A level ends when its child level does (the innermost exits when it has reported).
  * Prints, for its depth D, in instructions under QEMU -icount shift=0:
  *   bench alias depth=D ...       alias one page of ours into the child (the aliaser's call)
@@ -24,6 +25,7 @@
 #include "rm/sched.h"
 #include "rm/tls.h"
 #include "rm/subsys.h"
+#include "rm/desc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -212,8 +214,15 @@ hr_child_ended(const char *name, int faulted, long status)
 		subsys_exit(faulted);
 }
 
+/* A level of the sweep; or, with args "busy", a component that is only `busy`'s thread
+ * (preempt-dD: the thread preempted is in a component of its own at every depth, the root's
+ * too, so that depth 0 crosses into another component as the others do). */
 int
 hr_main(void)
 {
+	const char *args = desc_args();
+
+	if (args && !strcmp(args, "busy"))
+		busy(0);
 	subsys_main();
 }
