@@ -12,8 +12,8 @@
  * closes and opens only the levels at which the outgoing and incoming threads are charged
  * differently, so a switch inside one subsystem touches one level whatever its depth.  A
  * parent reads its children's totals only when it runs, by which time their slots have
- * been closed, and caught up if they fell behind (behind, below).  Time the kernel spends on a subsystem's frames is charged to that
- * subsystem instead (schedtree_charge).
+ * been closed, and caught up if they fell behind (behind, below).  Time the kernel spends
+ * on a subsystem's frames is charged to that subsystem instead (schedtree_charge).
  */
 #include "schedtree.h"
 #include "syscall.h"
@@ -297,10 +297,11 @@ mark_behind(struct comp *const *chain, long n, uint8_t v)
  * (schedtree_catch_up: thd_enter and thd_move in C, and the fast paths, test the mark of the
  * component a thread enters).  A region is mapped in its scheduler's component alone and
  * cannot be aliased (schedtree_make), so only a thread running there reads it.  Until then
- * each close of t from k adds to spent: one add, not a write a level.  Nothing else can change what the levels are owed meanwhile: every
- * change to a chain, an up_slot or a region catches up first (schedtree_make and _unmake,
- * grant, revoke, demote, thd_free), and a close that is not t's from k writes its own
- * levels.  The kernel itself never reads a slot's consumed.
+ * each close of t from k adds to spent: one add, not a write a level.  Nothing else can
+ * change what the levels are owed meanwhile: every change to a chain, an up_slot or a
+ * region catches up first (schedtree_make and _unmake, grant, revoke, demote, thd_free),
+ * and a close that is not t's from k writes its own levels.  The kernel itself never
+ * reads a slot's consumed.
  */
 static struct {
 	const struct thd *t; /* none: NULL */
@@ -358,10 +359,10 @@ close_together_below(const struct thd *from, int k, uint64_t spent)
  * thread's levels are behind, take it at 3 instructions a level (close_together).
  * Otherwise each looks its opening up: 14 a level (schedtree_opened's and, bsr and load,
  * no branch but the loop's), the case left that grows with depth (docs/EVAL.md,
- * eval/preempt.sh).  No test of the chain: a thread's chain
- * has a scheduler at every level down to its depth (revoke and demote cut it short and
- * leave no hole; a scheduler is destroyed after the threads granted to it), and up_slot
- * is never NULL (schedtree_nobody).
+ * eval/preempt.sh).  No test of the chain: a thread's chain has a scheduler at every
+ * level down to its depth (revoke and demote cut it short and leave no hole; a scheduler
+ * is destroyed after the threads granted to it), and up_slot is never NULL
+ * (schedtree_nobody).
  */
 static void
 close_levels(const struct thd *from, int k, uint64_t now)

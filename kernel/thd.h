@@ -83,14 +83,6 @@ thd_fpu_settle(struct thd *t)
 		thd_fpu_claim(t);
 }
 void thd_dispatch(struct thd *t, int from_level);
-/*
- * t, now cur, is about to run: its FPU state, register frame, page table and FS base.
- * Between threads of one component the FPU switch is lazy: the registers keep fpu_owner's
- * state until t touches them (#NM: thd_fpu_claim), so threads that never use x87/SSE never
- * pay fxsave and fxrstor, 512 bytes each.  Into another component it is eager: registers
- * left holding one component's values while another runs could be read speculatively on
- * CPUs open to LazyFP (CVE-2018-3665).
- */
 void schedtree_catch_up(void); /* schedtree.h, which includes this header */
 /* t is about to run in its component: what the component's region shows must be up to
  * date (schedtree.c, behind), and its page table and t's FS base are loaded */
@@ -101,6 +93,14 @@ thd_space(const struct thd *t)
 		schedtree_catch_up();
 	hw_set_space(t->comp->pgtbl, t->fs);
 }
+/*
+ * t, now cur, is about to run: its FPU state, register frame, page table and FS base.
+ * Between threads of one component the FPU switch is lazy: the registers keep fpu_owner's
+ * state until t touches them (#NM: thd_fpu_claim), so threads that never use x87/SSE never
+ * pay fxsave and fxrstor, 512 bytes each.  Into another component it is eager: registers
+ * left holding one component's values while another runs could be read speculatively on
+ * CPUs open to LazyFP (CVE-2018-3665).
+ */
 static inline void
 thd_enter(struct thd *t)
 {
