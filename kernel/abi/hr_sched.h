@@ -56,7 +56,8 @@ _Static_assert(sizeof(struct hr_kevent) == 32, "hr_kevent is ABI");
 struct hr_slot {
 	int32_t prio;	   /* scheduler: current priority of this thread */
 	uint32_t state;	   /* kernel: enum hr_thd_state (a child's c^s: its scheduler's) */
-	uint64_t consumed; /* kernel: TSC charged to this slot (closed intervals) */
+	uint64_t consumed; /* kernel: TSC charged to this slot: every interval closed before
+			    * any thread runs in our component (schedtree.c: behind) */
 	uint32_t blocker;  /* kernel: depth of the scheduler that blocked it (state BLOCKED) */
 	uint32_t flags;	   /* kernel: HR_SLOT_* */
 	/* scheduler, a child's c^s: until this TSC the child is all we have to run, so that
