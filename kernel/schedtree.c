@@ -333,6 +333,17 @@ schedtree_catch_up(void)
 	behind.t = 0;
 }
 
+void
+schedtree_behind_bug(const struct thd *t)
+{
+	static int said;
+
+	if (said++)
+		return;
+	kprintf("[k] BUG: thread %u runs in component %u, whose levels are behind\n", t->id,
+		t->comp->id);
+}
+
 /* from's levels k .. d - 1 closed together (d - k >= 2), each taking spent: level k at once,
  * the ones below into behind (the same thread from the same level: one add) or, when behind
  * holds another's, into the slots. */

@@ -60,6 +60,8 @@ syscall_dispatch(struct regs *r)
 	long v;
 
 	assert(hw_kernel_flags_clean());
+	if (__builtin_expect(t->comp->behind, 0))
+		schedtree_behind_bug(t);
 	if (kdebug > 1)
 		kprintf("[k] thread %u syscall %lx\n", t->id, nr);
 	if (nr >= HR_SYS_BASE && nr < HR_SYS_END)

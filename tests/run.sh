@@ -12,7 +12,8 @@
 #             "[WRITER] ..." (kernel/console.c), so no other component can report a case for
 #             it; "!WRITER CASE" is a line that must not appear.  The tree that booted must equal build/images/NAME/tree.txt (what hrimage
 #             expects from the image's file, tags included) and its root must finish; any
-#             "test CASE: FAIL" fails too.  An image with trace = <1> is booted with the
+#             "test CASE: FAIL" fails too, and so does a kernel line "[k] BUG: ..." (an
+#             invariant of its own broken).  An image with trace = <1> is booted with the
 #             trace port (images/run.sh --trace), its trace decoded (images/trace.py) and
 #             checked against NAME.tracks (tests/trace_check.py).  An optional NAME.lines
 #             holds "CASE LINE": LINE must appear verbatim on the console, such as one of the
@@ -268,6 +269,15 @@ judge_image() {
 		f=$((f + 1))
 	else
 		echo "ok   image $name no_escape_in_tagged_lines" >>"$out"
+		p=$((p + 1))
+	fi
+	# the kernel says "[k] BUG: ..." when it finds one of its own invariants broken (no
+	# component can write a [k] line)
+	if grep -a -q "^\[k\] BUG:" "$log.lines"; then
+		echo "FAIL image $name no_kernel_bug: $(grep -a -m1 "^\[k\] BUG:" "$log.lines")" >>"$out"
+		f=$((f + 1))
+	else
+		echo "ok   image $name no_kernel_bug" >>"$out"
 		p=$((p + 1))
 	fi
 	grep -a "^\[[^]]*\] test .*: FAIL" "$log.lines" | while read -r l; do echo "FAIL image $name unexpected: $l"; done >>"$out"
