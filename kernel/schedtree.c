@@ -338,8 +338,9 @@ schedtree_behind_bug(const struct thd *t)
 {
 	static int said;
 
-	if (said++)
+	if (said)
 		return;
+	said = 1;
 	kprintf("[k] BUG: thread %u runs in component %u, whose levels are behind\n", t->id,
 		t->comp->id);
 }
