@@ -1,6 +1,7 @@
 /*
- * thd.c - threads: creation, dispatch, the switch_thread primitive, exit and the
- * mechanical choice of what runs when a thread stops without naming a successor.
+ * thd.c - threads: creation, dispatch, the thd_switch primitive (Composite's switch_thread),
+ * exit and the mechanical choice of what runs when a thread stops without naming a
+ * successor.
  *
  * Which thread runs is always a scheduler's decision (thd_switch) except in three cases
  * the kernel must settle alone, each without policy: an event thread that preempts by the
