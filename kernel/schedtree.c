@@ -244,26 +244,26 @@ news_for(struct comp *s)
 }
 
 /*
- * STEP(chain[i]) for i = n - 1 down to 0 (1 <= n <= HR_DEPTH_MAX): a loop over the levels of
- * a thread's chain, unrolled (a loop costs twice as much), a table entered at the n-th
+ * STEP(a[i]) for i = n - 1 down to 0 (1 <= n <= HR_DEPTH_MAX): a loop over the levels of
+ * a thread's chain a, unrolled (a loop costs twice as much), a table entered at the n-th
  * from the end whose cases fall through.
  */
 /* a table, aligned by hand */
 /* clang-format off */
-#define CHAIN_AT(i, STEP) STEP(chain[i]); __attribute__((fallthrough))
-#define FOR_CHAIN(chain, n, STEP)                                               \
+#define CHAIN_AT(a, i, STEP) STEP((a)[i]); __attribute__((fallthrough))
+#define FOR_CHAIN(a, n, STEP)                                                   \
 	do {                                                                    \
 		_Static_assert(HR_DEPTH_MAX == 16, "FOR_CHAIN: a case a depth"); \
 		switch (n) {                                                    \
 		default: __builtin_unreachable();                               \
-		case 16: CHAIN_AT(15, STEP); case 15: CHAIN_AT(14, STEP);       \
-		case 14: CHAIN_AT(13, STEP); case 13: CHAIN_AT(12, STEP);       \
-		case 12: CHAIN_AT(11, STEP); case 11: CHAIN_AT(10, STEP);       \
-		case 10: CHAIN_AT(9, STEP);  case 9:  CHAIN_AT(8, STEP);        \
-		case 8:  CHAIN_AT(7, STEP);  case 7:  CHAIN_AT(6, STEP);        \
-		case 6:  CHAIN_AT(5, STEP);  case 5:  CHAIN_AT(4, STEP);        \
-		case 4:  CHAIN_AT(3, STEP);  case 3:  CHAIN_AT(2, STEP);        \
-		case 2:  CHAIN_AT(1, STEP);  case 1:  STEP(chain[0]);           \
+		case 16: CHAIN_AT(a, 15, STEP); case 15: CHAIN_AT(a, 14, STEP); \
+		case 14: CHAIN_AT(a, 13, STEP); case 13: CHAIN_AT(a, 12, STEP); \
+		case 12: CHAIN_AT(a, 11, STEP); case 11: CHAIN_AT(a, 10, STEP); \
+		case 10: CHAIN_AT(a, 9, STEP);  case 9:  CHAIN_AT(a, 8, STEP);  \
+		case 8:  CHAIN_AT(a, 7, STEP);  case 7:  CHAIN_AT(a, 6, STEP);  \
+		case 6:  CHAIN_AT(a, 5, STEP);  case 5:  CHAIN_AT(a, 4, STEP);  \
+		case 4:  CHAIN_AT(a, 3, STEP);  case 3:  CHAIN_AT(a, 2, STEP);  \
+		case 2:  CHAIN_AT(a, 1, STEP);  case 1:  STEP((a)[0]);          \
 		}                                                               \
 	} while (0)
 /* clang-format on */

@@ -220,9 +220,7 @@ hr_child_ended(const char *name, int faulted, long status)
 int
 hr_main(void)
 {
-	const char *args = desc_args();
-
-	if (args && !strcmp(args, "busy"))
+	if (!strcmp(desc_args(), "busy")) /* "" without args */
 		busy(0);
 	subsys_main();
 }
