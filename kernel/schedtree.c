@@ -131,8 +131,12 @@ static __attribute__((noinline)) int
 diverge(const struct thd *a, const struct thd *b)
 {
 	uint32_t ra, rb;
+	int k = parting(a, b, &ra, &rb);
 
-	return parting(a, b, &ra, &rb);
+	/* what close_levels reads after the call is read after it, not held across it in
+	 * registers schedtree_account would save on every dispatch (the timer figure: 4) */
+	__asm__ volatile("" ::: "memory");
+	return k;
 }
 
 void
@@ -288,16 +292,24 @@ mark_behind(struct comp *const *chain, long n, uint8_t v)
 }
 
 /*
- * Levels k + 1 .. depth - 1 of thread t that closed together and are not yet in their
- * slots: each level's slot (its child's up_slot on t's path) is owed spent.  A shallow event
- * thread preempting a thread deep down closes all its levels, and preempts it again each
- * time it wakes: levels k (which the activated scheduler reads) and depth (the owner's) are
- * written at once, the levels between only when a thread is about to run where they can
- * be read, in the components of schedulers chain[k + 1 .. depth - 1], each marked behind
- * (schedtree_catch_up: thd_enter and thd_move in C, and the fast paths, test the mark of the
- * component a thread enters).  A region is mapped in its scheduler's component alone and
- * cannot be aliased (schedtree_make), so only a thread running there reads it.  Until then
- * each close of t from k adds to spent: one add, not a write a level.  Nothing else can
+ * Levels k + 1 .. depth of thread t that closed together and are not yet in their slots:
+ * each level's slot above t's own (its child's up_slot on t's path) is owed spent, and t's
+ * own slot, at its owner's level, is owed own (the same, unless t's own level reopened
+ * since: a switch inside its subsystem).  A shallow event thread preempting a thread deep
+ * down closes all its levels, and preempts it again each time it wakes: level k (which
+ * the activated scheduler reads) is written at once, the levels below only when a thread
+ * is about to run where they can be read, in the components of schedulers
+ * chain[k + 1 .. depth], each marked behind (schedtree_catch_up: thd_enter and thd_move
+ * in C, and the fast paths, test the mark of the component a thread enters).  t's own
+ * level waits too when t was preempted (it is READY): its owner takes no turn before t
+ * resumes unless news reaches it, and the close that crosses sixteen levels then costs
+ * what one that crosses one does (preempt, docs/EVAL.md).  When t waits for something, its
+ * owner is likely the next to run and would only catch it up: t's own is written at once
+ * (upto is depth - 1).  A region is mapped in its scheduler's
+ * component alone and cannot be aliased (schedtree_make), so only a thread running there
+ * reads it.  Until then each close of t from k adds to spent and own: two adds, not a
+ * write a level.  Writes of other closes to the same slots (t's own level closing alone,
+ * the fast switch) add to them meanwhile, which sums commute with.  Nothing else can
  * change what the levels are owed meanwhile: every change to a chain, an up_slot or a
  * region catches up first (schedtree_make and _unmake, grant, revoke, demote, thd_free),
  * and a close that is not t's from k writes its own levels.  The kernel itself never
@@ -305,20 +317,42 @@ mark_behind(struct comp *const *chain, long n, uint8_t v)
  */
 static struct {
 	const struct thd *t; /* none: NULL */
-	int k;
-	uint64_t spent;
+	int k, upto; /* levels k + 1 .. upto: t's depth, or depth - 1 when its own was written */
+	uint64_t spent, own; /* own: its own level's, when upto is its depth */
 } behind;
 
-/* t's levels k + 1 .. t->depth - 1 fall behind by spent: their schedulers' components are
- * marked, 2 instructions a level, once for as long as t is preempted from k and nothing
- * runs there. */
+/* t's own slot, at its owner's level, takes spent. */
 static void
-fall_behind(const struct thd *t, int k, uint64_t spent)
+close_own(const struct thd *t, uint64_t spent)
 {
-	mark_behind(&t->chain[k + 1], t->depth - k - 1, 1);
+	const struct comp *owner = t->chain[t->depth];
+
+	if (owner && owner->is_sched)
+		owner->region->slot[t->id].consumed += spent;
+}
+
+/* Levels k + 1 .. upto of t (upto > k) take spent, but its own level (upto its depth) own. */
+static void
+close_below(const struct thd *t, int k, int upto, uint64_t spent, uint64_t own)
+{
+	if (t->depth - k >= 2)
+		close_together(&t->chain[k + 2], t->depth - k - 1, spent);
+	if (upto == t->depth)
+		close_own(t, own);
+}
+
+/* t's levels k + 1 .. upto fall behind by spent (own at its own): their schedulers'
+ * components are marked, 2 instructions a level, once for as long as t is preempted from
+ * k and nothing runs there. */
+static void
+fall_behind(const struct thd *t, int k, int upto, uint64_t spent, uint64_t own)
+{
+	mark_behind(&t->chain[k + 1], upto - k, 1);
 	behind.t = t;
 	behind.k = k;
+	behind.upto = upto;
 	behind.spent = spent;
+	behind.own = own;
 }
 
 void
@@ -328,8 +362,8 @@ schedtree_catch_up(void)
 
 	if (!t)
 		return;
-	close_together(&t->chain[behind.k + 2], t->depth - behind.k - 1, behind.spent);
-	mark_behind(&t->chain[behind.k + 1], t->depth - behind.k - 1, 0);
+	close_below(t, behind.k, behind.upto, behind.spent, behind.own);
+	mark_behind(&t->chain[behind.k + 1], behind.upto - behind.k, 0);
 	behind.t = 0;
 }
 
@@ -345,19 +379,41 @@ schedtree_behind_bug(const struct thd *t)
 		t->comp->id);
 }
 
-/* from's levels k .. d - 1 closed together (d - k >= 2), each taking spent: level k at once,
- * the ones below into behind (the same thread from the same level: one add) or, when behind
- * holds another's, into the slots. */
-static void
-close_together_below(const struct thd *from, int k, uint64_t spent)
+/* from's levels k .. upto closed together (upto > k), each taking spent but its own level
+ * own: level k at once, the ones below into behind (the same levels of the same thread:
+ * two adds) or, when behind holds others, into the slots. */
+static inline __attribute__((always_inline)) void
+close_together_below(const struct thd *from, int k, int upto, uint64_t spent, uint64_t own)
 {
 	from->chain[k + 1]->up_slot->consumed += spent;
-	if (behind.t == from && behind.k == k)
+	if (behind.t == from && behind.k == k && behind.upto == upto) {
 		behind.spent += spent;
-	else if (!behind.t)
-		fall_behind(from, k, spent);
-	else
-		close_together(&from->chain[k + 2], from->depth - k - 1, spent);
+		behind.own += own;
+	} else if (!behind.t) {
+		fall_behind(from, k, upto, spent, own);
+	} else {
+		close_below(from, k, upto, spent, own);
+	}
+}
+
+/* close_levels (below) for a thread that waits and whose levels from k to the one above its
+ * own (d - k >= 2) closed together, or for levels that opened apart: a call, seldom made,
+ * that keeps its registers out of the common cases. */
+static __attribute__((noinline)) void
+close_levels_else(const struct thd *from, int k, uint64_t now, int top, uint64_t spent,
+		  uint64_t own)
+{
+	uint32_t open = schedtree_acct.open_mask;
+
+	close_own(from, own);
+	if (top <= k) {
+		/* its owner may well be the next to run, and would only catch its level up */
+		close_together_below(from, k, from->depth - 1, spent, 0);
+		return;
+	}
+	for (long i = from->depth - 1; i >= k; i--) /* schedtree_opened(i) */
+		from->chain[i + 1]->up_slot->consumed +=
+			now - schedtree_acct.since[schedtree_opening_in(open, (int) i)];
 }
 
 /*
@@ -366,9 +422,12 @@ close_together_below(const struct thd *from, int k, uint64_t spent)
  * what the scheduler at depth i sees of its child on from's path, that child's up_slot.
  * When the levels from k down to the one above from's own opened together, as one
  * dispatch opens them (and a parent resumes a deep thread in one, schedtree_through), they
- * all take the same time: level k's slot takes it at once, the ones below fall behind
- * (close_together_below: one add when from fell behind from k already), or, when another
- * thread's levels are behind, take it at 3 instructions a level (close_together).
+ * all take the same time: level k's slot takes it at once, the ones below (and from's own,
+ * if it was preempted) fall behind (close_together_below: two adds when from fell behind
+ * from k already), or, when another thread's levels are behind, take it at 3 instructions
+ * a level (close_together).  A single level crossed (d - k == 1) is written at once: two
+ * adds, where falling behind would mark a component that a catch-up soon unmarks (the
+ * irq figure: 14 more).
  * Otherwise each looks its opening up: 14 a level (schedtree_opened's and, bsr and load,
  * no branch but the loop's), the case left that grows with depth (docs/EVAL.md,
  * eval/preempt.sh).  No test of the chain: a thread's chain has a scheduler at every
@@ -376,35 +435,35 @@ close_together_below(const struct thd *from, int k, uint64_t spent)
  * is destroyed after the threads granted to it), and up_slot is never NULL
  * (schedtree_nobody).
  */
+
 static void
 close_levels(const struct thd *from, int k, uint64_t now)
 {
-	const struct comp *owner = from->chain[from->depth];
-	uint32_t open = schedtree_acct.open_mask; /* here: 4 fewer on the timer, as laid out */
+	uint32_t open = schedtree_acct.open_mask;
 	long d = from->depth;
 	int top;
-	uint64_t spent;
+	uint64_t spent, own;
 
 	if (k > d)
 		return;
 	top = schedtree_opening_in(open, (int) d);
-	spent = now - schedtree_acct.since[top];
-	if (owner && owner->is_sched)
-		owner->region->slot[from->id].consumed += spent;
-	if (k == d)
+	spent = own = now - schedtree_acct.since[top];
+	if (k == d) { /* a switch inside its subsystem */
+		close_own(from, own);
 		return;
+	}
 	if (top > k) { /* its own level reopens at every switch inside it: those above? */
 		top = schedtree_opening_in(open, (int) d - 1);
 		spent = now - schedtree_acct.since[top];
 	}
-	if (d - k == 1) /* one level: no table */
+	if (d - k == 1) { /* one level: no table */
+		close_own(from, own);
 		from->chain[d]->up_slot->consumed += spent;
-	else if (top <= k)
-		close_together_below(from, k, spent);
-	else
-		for (long i = d - 1; i >= k; i--) /* schedtree_opened(i) */
-			from->chain[i + 1]->up_slot->consumed +=
-				now - schedtree_acct.since[schedtree_opening_in(open, (int) i)];
+	} else if (top <= k && from->state == HR_TS_READY) { /* preempted from above */
+		close_together_below(from, k, (int) d, spent, own);
+	} else {
+		close_levels_else(from, k, now, top, spent, own);
+	}
 }
 
 void

@@ -313,16 +313,25 @@ tell_holds(void)
 /* The c^s whose slot tells the kernel that its child is all we have (alone_until), or 0. */
 static uint32_t alone_tid;
 
-/* Say that c^s tid's child is all we have until `until` (0: that none is), taking it back
- * from the c^s it was said of before. */
+/* Take back what was said of alone_tid, if anything. */
+static inline __attribute__((always_inline)) void
+alone_clear(void)
+{
+	if (alone_tid) {
+		hr_region()->slot[alone_tid].alone_until = 0;
+		alone_tid = 0;
+	}
+}
+
+/* Say that c^s tid's child is all we have until `until` (not 0), taking it back from the
+ * c^s it was said of before.  A call: it is the turn that dispatches a child, not the one
+ * that preempts it, and inline it made the turn longer. */
 static __attribute__((noinline)) void
 alone_set(uint32_t tid, uint64_t until)
 {
-	if (alone_tid)
-		hr_region()->slot[alone_tid].alone_until = 0;
-	alone_tid = until ? tid : 0;
-	if (alone_tid)
-		hr_region()->slot[alone_tid].alone_until = until;
+	alone_clear();
+	alone_tid = tid;
+	hr_region()->slot[tid].alone_until = until;
 }
 
 /* Entity id runs next: tell the kernel whether it is a child that is all we have, and until
@@ -334,8 +343,10 @@ alone_mark(int32_t id, uint64_t now)
 {
 	uint64_t until = schedcore_alone(&core, id, now);
 
-	if (until || alone_tid)
+	if (until)
 		alone_set(core.ent[id].tid, until);
+	else /* inline: the turn of an event thread that preempted the child (eval/preempt.sh) */
+		alone_clear();
 }
 
 int sched_parent_news;

@@ -334,6 +334,7 @@ charge(struct thd *from, struct thd *to, int level)
 	for (t0 = hw_tsc(); hw_tsc() == t0;)
 		; /* some time passes: a charged level's consumed grows */
 	schedtree_account(from, to, level);
+	schedtree_catch_up(); /* what the regions say once a thread runs where they are read */
 }
 
 TEST(switch_inside_a_subsystem_charges_only_its_level)
@@ -393,11 +394,13 @@ there_and_back(struct thd *from, struct thd *to, int k, int down, uint8_t there[
 		schedtree_account_down(from, from->chain[k], to, k);
 	else
 		schedtree_account(from, to, k);
+	schedtree_catch_up(); /* as charge does */
 	charged(there);
 	memset(reg, 0, sizeof(reg));
 	for (t0 = hw_tsc(); hw_tsc() == t0;)
 		;
 	schedtree_account(to, from, 0); /* what to's switch opened, closed */
+	schedtree_catch_up();
 	charged(back);
 }
 
@@ -590,8 +593,9 @@ TEST(a_close_charges_each_level_from_its_own_opening_when_they_opened_apart)
 /* ---- levels behind: a thread preempted from far above ---------------------------------- */
 
 /* xe: a thread of 48's own (depth 8), which preempts xa from level 8: xa's levels 8 .. 11
- * close together (opened by one dispatch), level 8's slot (49's up_slot, nobody's here) and
- * xa's own at once, levels 9 and 10 (what 49 and 50 see of 50 and 51) behind. */
+ * close together (opened by one dispatch), level 8's slot (49's up_slot, nobody's here) at
+ * once, levels 9 and 10 (what 49 and 50 see of 50 and 51) and 11 (xa's own, in 51's
+ * region) behind. */
 static struct thd xe;
 
 static void
@@ -601,6 +605,7 @@ preempt_tree(void)
 	xe = (struct thd){ .id = 13, .depth = 8 };
 	for (int i = 0; i <= 8; i++)
 		xe.chain[i] = xa.chain[i];
+	xa.state = HR_TS_READY; /* preempted, not waiting */
 }
 
 /* xa preempted by xe and resumed n times from one dispatch: what xa ran in all */
@@ -627,17 +632,75 @@ TEST(levels_that_close_together_below_the_preempting_level_wait_as_one_sum)
 
 	preempt_tree();
 	ran = preempt_xa(3);
-	CHECK_EQ(dreg[11].slot[xa.id].consumed, ran); /* its owner's, at once */
-	CHECK(comps[49].behind && comps[50].behind);  /* the two between, marked */
-	CHECK(!comps[48].behind && !comps[51].behind);
+	/* the two between and the owner, marked; the preempting level is not */
+	CHECK(comps[49].behind && comps[50].behind && comps[51].behind);
+	CHECK(!comps[48].behind);
 	CHECK_EQ(dreg[9].slot[csa.id].consumed, 0); /* no one can read them yet */
 	CHECK_EQ(dreg[10].slot[csb.id].consumed, 0);
-	schedtree_catch_up(); /* a thread is about to run in 49 or 50 */
+	CHECK_EQ(dreg[11].slot[xa.id].consumed, 0);
+	schedtree_catch_up(); /* a thread is about to run in 49, 50 or 51 */
 	CHECK_EQ(dreg[9].slot[csa.id].consumed, ran);
 	CHECK_EQ(dreg[10].slot[csb.id].consumed, ran);
-	CHECK(!comps[49].behind && !comps[50].behind);
+	CHECK_EQ(dreg[11].slot[xa.id].consumed, ran);
+	CHECK(!comps[49].behind && !comps[50].behind && !comps[51].behind);
 	schedtree_catch_up(); /* once only */
 	CHECK_EQ(dreg[10].slot[csb.id].consumed, ran);
+	CHECK_EQ(dreg[11].slot[xa.id].consumed, ran);
+}
+
+/* A thread that waits is closed from above too (the CPU idles: k is 0), but its owner may
+ * well be the next to run: its own level goes to its slot at once, and the owner's
+ * component is not marked. */
+TEST(a_thread_that_waits_has_its_own_level_written_at_once)
+{
+	uint64_t ran;
+
+	preempt_tree();
+	xa.state = HR_TS_BLOCKED;
+	ran = preempt_xa(2);
+	CHECK_EQ(dreg[11].slot[xa.id].consumed, ran);
+	CHECK(comps[49].behind && comps[50].behind && !comps[51].behind);
+	schedtree_catch_up();
+	CHECK_EQ(dreg[10].slot[csb.id].consumed, ran);
+}
+
+/* xd, 51's other thread: a switch between xa and xd reopens their own level only, so when xe
+ * preempts xa the levels above close with the time since the dispatch from the root and
+ * xa's own with the time since xd gave it the CPU; both wait, each as its own sum. */
+TEST(a_thread_whose_own_level_reopened_falls_behind_with_two_sums)
+{
+	static struct thd xd;
+	uint64_t t0, step, above = 0, own = 0, owed = 0, written;
+
+	preempt_tree();
+	xd = xa;
+	xd.id = 14;
+	schedtree_account(0, &xa, 0);
+	for (int i = 0; i < 2; i++) {
+		t0 = schedtree_opened(8);
+		tick_over();
+		schedtree_account(&xa, &xd, 0);
+		tick_over();
+		schedtree_account(&xd, &xa, 0);
+		own = schedtree_opened(11);
+		tick_over();
+		schedtree_account(&xa, &xe, 0);
+		step = schedtree_opened(8) - t0;
+		above += step;
+		own = schedtree_opened(8) - own;
+		owed += own;
+		CHECK(own < step); /* the two sums differ */
+		CHECK(comps[51].behind);
+		tick_over();
+		schedtree_account(&xe, &xa, 0); /* xa again, all its levels opening at once */
+	}
+	written = dreg[11].slot[xa.id].consumed; /* its turns before xd's, at once (level 11) */
+	schedtree_catch_up();
+	CHECK_EQ(dreg[11].slot[xa.id].consumed - written, owed);
+	CHECK_EQ(dreg[9].slot[csa.id].consumed, above);
+	CHECK_EQ(dreg[10].slot[csb.id].consumed, above);
+	CHECK(dreg[11].slot[xd.id].consumed);
+	CHECK_EQ(dreg[11].slot[xa.id].consumed + dreg[11].slot[xd.id].consumed, above);
 }
 
 /* While xa's levels are behind, xb (52's, depth 10) runs from xe and is preempted by it
@@ -684,8 +747,9 @@ TEST(unmaking_a_scheduler_catches_up_the_levels_behind_first)
 }
 
 /*
- * Against a model that writes every level at every close: random switches among five
- * threads of the deep tree (xa, xb, xe, xc, 50's own at depth 10, and x0, the root's), and
+ * Against a model that writes every level at every close: random switches among six
+ * threads of the deep tree (xa, xb, xe, xc, 50's own at depth 10, x0, the root's, and xd,
+ * 51's beside xa), and
  * between them a thread about to run in a random scheduler's component (catching up when
  * it is behind, as thd_enter does): what that component's region shows is the model's, and
  * at the end, caught up, every region is.  The model keeps, for the running thread, when
@@ -742,8 +806,8 @@ region_is_model(int r)
 
 TEST(what_each_component_reads_when_a_thread_runs_there_is_every_close_written_at_once)
 {
-	static struct thd xc, x0;
-	struct thd *pick[] = { &xa, &xb, &xe, &xc, &x0 }, *now, *next;
+	static struct thd xc, x0, xd;
+	struct thd *pick[] = { &xa, &xb, &xe, &xc, &x0, &xd }, *now, *next;
 	uint32_t seed = 12345;
 	int behind_seen = 0, apart = 0;
 
@@ -752,6 +816,8 @@ TEST(what_each_component_reads_when_a_thread_runs_there_is_every_close_written_a
 	for (int i = 0; i <= 10; i++)
 		xc.chain[i] = xa.chain[i];
 	x0 = (struct thd){ .id = 14, .depth = 0, .chain = { xa.chain[0] } };
+	xd = xa; /* 51's other thread: between it and xa only their own level reopens */
+	xd.id = 15;
 	memset(model, 0, sizeof(model));
 	now = &xa;
 	schedtree_account(0, now, 0);
@@ -766,10 +832,12 @@ TEST(what_each_component_reads_when_a_thread_runs_there_is_every_close_written_a
 			CHECK(region_is_model(r));
 			continue;
 		}
-		next = pick[(seed >> 16) % 5];
+		next = pick[(seed >> 16) % 6];
 		if (next == now)
 			continue;
 		tick_over();
+		/* preempted or waiting: what is owed is the same, only when it is written */
+		now->state = (seed >> 8) & 1 ? HR_TS_READY : HR_TS_BLOCKED;
 		schedtree_account(now, next, 0);
 		apart += __builtin_popcount(schedtree_acct.open_mask) > 2;
 		model_switch(now, next);
