@@ -302,13 +302,12 @@ mark_behind(struct comp *const *chain, long n, uint8_t v)
  * chain[k + 1 .. depth], each marked behind (schedtree_catch_up: thd_enter and thd_move
  * in C, and the fast paths, test the mark of the component a thread enters).  t's own
  * level waits too when t was preempted (it is READY): its owner takes no turn before t
- * resumes unless news reaches it, and the close that crosses sixteen levels then costs
- * what one that crosses one does (preempt, docs/EVAL.md).  When t waits for something, its
- * owner is likely the next to run and would only catch it up: t's own is written at once
- * (upto is depth - 1).  A region is mapped in its scheduler's
- * component alone and cannot be aliased (schedtree_make), so only a thread running there
- * reads it.  Until then each close of t from k adds to spent and own: two adds, not a
- * write a level.  Writes of other closes to the same slots (t's own level closing alone,
+ * resumes unless news reaches it, and the close from sixteen levels up then costs what
+ * one from two does (preempt, docs/EVAL.md).  When t waits for something, its owner is
+ * likely the next to run and would only catch it up: t's own is written at once (upto is
+ * depth - 1).  A region is mapped in its scheduler's component alone and cannot be
+ * aliased (schedtree_make), so only a thread running there reads it.  Until then each
+ * close of t from k adds to spent and own: two adds, not a write a level.  Writes of other closes to the same slots (t's own level closing alone,
  * the fast switch) add to them meanwhile, which sums commute with.  Nothing else can
  * change what the levels are owed meanwhile: every change to a chain, an up_slot or a
  * region catches up first (schedtree_make and _unmake, grant, revoke, demote, thd_free),
