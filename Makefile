@@ -311,6 +311,7 @@ trace: $(IMAGE_INPUTS)
 CHECK_SRCS = $(shell git ls-files '*.c' '*.h' | grep -v '^images/test/')
 check: $(DEPS)
 	$(Q)clang-format --dry-run --Werror $(CHECK_SRCS)
+	$(Q)bash mk/columns.sh $(CHECK_SRCS) $(shell git ls-files '*.S')
 	$(Q)cppcheck --quiet --std=c11 --enable=warning,portability,performance --inline-suppr \
 		--error-exitcode=1 --suppress=missingIncludeSystem -D__x86_64__ -I kernel -I . \
 		kernel lib rm policies images subsystems tests/host

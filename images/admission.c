@@ -1,6 +1,6 @@
 /*
- * admission.c - CPU admission over an image (admission.h).  Children are admitted as if one by one in
- * manifest order, so the error names the first child that no longer fits.
+ * admission.c - CPU admission over an image (admission.h).  Children are admitted as if one
+ * by one in manifest order, so the error names the first child that no longer fits.
  */
 #include "admission.h"
 #include "lib/treeline.h"

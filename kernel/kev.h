@@ -7,8 +7,9 @@
  * one still waiting in the ring, so a child that idles and wakes a thousand times costs its
  * parent at most two entries, never the room an exit needs.  The scheduler consumes
  * entries by copying the one at its tail and then advancing the tail, so the entry at the
- * tail may be half-read and is never rewritten.  Should the ring fill anyway, the event is counted in ev_lost and the
- * scheduler must resynchronise from the objects' states (comp_state, thread slots).
+ * tail may be half-read and is never rewritten.  Should the ring fill anyway, the event is
+ * counted in ev_lost and the scheduler must resynchronise from the objects' states
+ * (comp_state, thread slots).
  * Pure: no hardware, host-tested (kernel/test/kev_test.c).
  */
 #ifndef KEV_H

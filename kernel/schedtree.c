@@ -307,12 +307,12 @@ mark_behind(struct comp *const *chain, long n, uint8_t v)
  * likely the next to run and would only catch it up: t's own is written at once (upto is
  * depth - 1).  A region is mapped in its scheduler's component alone and cannot be
  * aliased (schedtree_make), so only a thread running there reads it.  Until then each
- * close of t from k adds to spent and own: two adds, not a write a level.  Writes of other closes to the same slots (t's own level closing alone,
- * the fast switch) add to them meanwhile, which sums commute with.  Nothing else can
- * change what the levels are owed meanwhile: every change to a chain, an up_slot or a
- * region catches up first (schedtree_make and _unmake, grant, revoke, demote, thd_free),
- * and a close that is not t's from k writes its own levels.  The kernel itself never
- * reads a slot's consumed.
+ * close of t from k adds to spent and own: two adds, not a write a level.  Writes of other
+ * closes to the same slots (t's own level closing alone, the fast switch) add to them
+ * meanwhile, which sums commute with.  Nothing else can change what the levels are owed
+ * meanwhile: every change to a chain, an up_slot or a region catches up first
+ * (schedtree_make and _unmake, grant, revoke, demote, thd_free), and a close that is not
+ * t's from k writes its own levels.  The kernel itself never reads a slot's consumed.
  */
 static struct {
 	const struct thd *t; /* none: NULL */

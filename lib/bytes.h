@@ -1,7 +1,8 @@
 /*
  * bytes.h - big-endian (network order) fields in a byte buffer, as frames carry them: the
  * kernel's frame checks (kernel/packet.c), the udp and web programs' frames and their tests
- * read and write them the same way, and checksum them alike.  Header only: the callers are hot paths in three layers.
+ * read and write them the same way, and checksum them alike.  Header only: the callers are
+ * hot paths in three layers.
  */
 #ifndef LIB_BYTES_H
 #define LIB_BYTES_H

@@ -55,8 +55,9 @@ int delegate_forget_try(struct child *c);
  * a fresh period with a full budget); a refused bind changes neither the book nor the
  * scheduler; delegate_res_bind also returns HR_ESTATE for a CPU reservation of a child
  * not in our scheduler, and HR_EPERM for the one its manifest entry made (that one is
- * ours to change: delegate_cpu_rebind).  Deleting it (a run-time one: the manifest's stay, HR_EPERM)
- * gives its share back to the book and serves the child best effort again, as before.
+ * ours to change: delegate_cpu_rebind).  Deleting it (a run-time one: the manifest's stay,
+ * HR_EPERM) gives its share back to the book and serves the child best effort again, as
+ * before.
  */
 long delegate_res_create(struct child *c, uint32_t kind, uint32_t family);
 long delegate_res_delete(struct child *c, long id);

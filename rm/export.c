@@ -1,7 +1,7 @@
 /*
  * export.c - exported operations and the pool of stacks migrating threads run on
- * (export.h).  Each stack slot is [TLS area][guard page][stack]: the kernel starts a migrated thread
- * with FS at the slot's TCB and its stack pointer at the slot's end.
+ * (export.h).  Each stack slot is [TLS area][guard page][stack]: the kernel starts a
+ * migrated thread with FS at the slot's TCB and its stack pointer at the slot's end.
  */
 #include "export.h"
 #include "runtime.h"

@@ -1,7 +1,7 @@
 /*
- * parent.c - the parent interface (parent.h, its table pi.h): the client calls children make, and the
- * server side every subsystem exports.  Handlers run on the child's migrated thread and
- * leave scheduling decisions to our event thread (sched_request).
+ * parent.c - the parent interface (parent.h, its table pi.h): the client calls children
+ * make, and the server side every subsystem exports.  Handlers run on the child's migrated
+ * thread and leave scheduling decisions to our event thread (sched_request).
  */
 #include "parent.h"
 #include "caps.h"

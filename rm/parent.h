@@ -1,7 +1,8 @@
 /*
  * parent.h - the services every subsystem offers its children (children invoke them
  * through their HR_CAP_PARENT capability; a0 is the operation, the table in pi.h) and the
- * page a parent shares with each child subsystem.  The parent trusts nothing a child writes or passes.
+ * page a parent shares with each child subsystem.  The parent trusts nothing a child writes
+ * or passes.
  */
 #ifndef RM_PARENT_H
 #define RM_PARENT_H
@@ -64,9 +65,10 @@ PI_OPS(PI_CLIENT)
 long pi_connect_serving(const char *name, unsigned echo_op);
 
 /* Reservations and memory from our parent (the HiRES paper's Tables I and II, child side),
- * where a call needs more than its stub.  hr_res_* return what the parent's reservation manager answers (delegate.h: a CPU
- * reservation is what our parent's scheduler serves us with, one at a time; our own
- * supply follows it, HR_EBUSY if what we promised would not fit). */
+ * where a call needs more than its stub.  hr_res_* return what the parent's reservation
+ * manager answers (delegate.h: a CPU reservation is what our parent's scheduler serves us
+ * with, one at a time; our own supply follows it, HR_EBUSY if what we promised would not
+ * fit). */
 long hr_res_create(uint32_t kind, uint32_t family);
 long hr_res_delete(long id);
 long hr_res_bind(long id, uint64_t x, uint64_t y);

@@ -409,8 +409,9 @@ random_check(const char *policy)
 				CHECK(max_window(id, prm[id].period) <= 2 * prm[id].budget);
 			} else {
 				CHECK(most <= prm[id].budget);
-				/* fixed priority: the RTA with the double hit promises every period;
-				 * edf: its utilization test does for servers runnable throughout */
+				/* fixed priority: the RTA with the double hit promises every
+				 * period; edf: its utilization test does for servers runnable
+				 * throughout */
 				CHECK_EQ(missed, 0);
 			}
 		}

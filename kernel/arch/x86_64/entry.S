@@ -180,7 +180,7 @@ vec_2:
 	STUBS 0, 63
 
 trap_common:
-	cld                                       /* user code may have set DF; C expects it clear */
+	cld                                       /* user code may set DF; C expects it clear */
 	SAVE_GPRS
 	mov	%rsp, %rdi
 	testb	$3, R_CS(%rsp)

@@ -11,10 +11,12 @@
  * the unusual thing.
  * What each leaves to it:
  *  - invoke: a slot that is not an invocation capability, a callee that is not live, is
- *    behind (comp.h: the full path catches its region up) or has no free stack, a caller at its stack quota, an invocation stack that is full, a thread
- *    the callee's scheduler may not run.
+ *    behind (comp.h: the full path catches its region up) or has no free stack, a caller
+ *    at its stack quota, an invocation stack that is full, a thread the callee's scheduler
+ *    may not run.
  *  - ret: no invocation to return from, a callee or caller that ended meanwhile (the full
- *    path unwinds further, or frees the thread), a caller behind, a return address outside the user half.
+ *    path unwinds further, or frees the thread), a caller behind, a return address outside
+ *    the user half.
  *  - thd_switch: flags other than BLOCK, EVWAIT or TIMER, an EVWAIT that fails, a thread
  *    blocked by another level, a switch that is not from a thread of the caller's own to
  *    another or to a child subsystem's c^s (the full path's accounting closes every level
