@@ -205,8 +205,7 @@ HR_TASK(softtop_main);
 static int
 complied(void)
 {
-	return hr_mem_info(HR_CAP_SELF, HR_MI_USED, 0) <=
-	       (long) ((struct hr_pcb *) HR_VA_PCB)->mem_target;
+	return hr_mem_info(HR_CAP_SELF, HR_MI_USED, 0) <= (long) parent_page()->mem_target;
 }
 
 /* Our manifest memory reservation is the first one our parent made for us (id 0 is not
@@ -225,7 +224,7 @@ soft_watch(void *arg)
 	snprintf(name, sizeof(name), "soft_revocation_satisfied_at_%s", hr_bootinfo()->name);
 	hr_report(name, wait_for(complied, 3000, 1), "holds %ld pages, target %lu",
 		  hr_mem_info(HR_CAP_SELF, HR_MI_USED, 0),
-		  (unsigned long) ((struct hr_pcb *) HR_VA_PCB)->mem_target);
+		  (unsigned long) parent_page()->mem_target);
 	/* stay up a while, so that our parent can still see what we hold */
 	sched_sleep(hr_tsc() + 200 * hr_tick_tsc());
 }
