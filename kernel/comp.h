@@ -34,9 +34,10 @@ struct comp {
 	uint16_t nthds; /* live threads whose home this is (at most HR_THD_MAX) */
 	uint8_t state;	/* enum comp_state */
 	/* our region's view of a child on a preempted thread's path is behind: levels that
-	 * closed together and wait to be added (schedtree.c, behind); schedtree_catch_up
-	 * before any thread runs here.  Next to state: the fast paths, which test state where
-	 * a thread enters, test both at once (arch/x86_64/fastpath.S) */
+	 * closed together and wait to be added (schedtree.c, behind), a bit for each record
+	 * that marked us; schedtree_catch_up_in before any thread runs here.  Next to state:
+	 * the fast paths, which test state where a thread enters, test both at once
+	 * (arch/x86_64/fastpath.S) */
 	uint8_t behind;
 	uint64_t pgtbl;	     /* physical address of the top-level page table */
 	struct comp *parent; /* creator; NULL for the root */

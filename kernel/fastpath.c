@@ -98,7 +98,7 @@ _Static_assert(FP_THD_MAX == HR_THD_MAX && FP_SW_BLOCK == HR_SW_BLOCK &&
 /* one 16-bit compare tests is_sched == 1 and pevt == 0 (both are only ever 0 or 1) */
 _Static_assert(C_PEVT == C_IS_SCHED + 1, "fastpath.S: is_sched and pevt are neighbours");
 /* one 16-bit compare tests state == LIVE and behind == 0 where a thread enters a component
- * (behind is only ever 0 or 1) */
+ * (behind is a bit a record, 0 when none marked it) */
 _Static_assert(offsetof(struct comp, behind) == C_STATE + 1,
 	       "fastpath.S: state and behind are neighbours");
 

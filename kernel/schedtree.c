@@ -282,13 +282,22 @@ close_together(struct comp *const *chain, long n, uint64_t spent)
 #undef ADD_SPENT
 }
 
-/* Mark the components of chain[0 .. n-1] behind (v 1) or not (0): 2 instructions a level. */
+/* Mark the components of chain[0 .. n-1] behind for record bit, or no longer: 2
+ * instructions a level. */
 static void
-mark_behind(struct comp *const *chain, long n, uint8_t v)
+mark_behind(struct comp *const *chain, long n, uint8_t bit)
 {
-#define MARK(c) (c)->behind = v
+#define MARK(c) (c)->behind |= bit
 	FOR_CHAIN(chain, n, MARK);
 #undef MARK
+}
+
+static void
+unmark_behind(struct comp *const *chain, long n, uint8_t bit)
+{
+#define UNMARK(c) (c)->behind &= (uint8_t) ~bit
+	FOR_CHAIN(chain, n, UNMARK);
+#undef UNMARK
 }
 
 /*
@@ -299,26 +308,35 @@ mark_behind(struct comp *const *chain, long n, uint8_t v)
  * down closes all its levels, and preempts it again each time it wakes: level k (which
  * the activated scheduler reads) is written at once, the levels below only when a thread
  * is about to run where they can be read, in the components of schedulers
- * chain[k + 1 .. depth], each marked behind (schedtree_catch_up: thd_enter and thd_move
- * in C, and the fast paths, test the mark of the component a thread enters).  t's own
- * level waits too when t was preempted (it is READY): its owner takes no turn before t
- * resumes unless news reaches it, and the close from sixteen levels up then costs what
- * one from two does (preempt, docs/EVAL.md).  When t waits for something, its owner is
- * likely the next to run and would only catch it up: t's own is written at once (upto is
- * depth - 1).  A region is mapped in its scheduler's component alone and cannot be
+ * chain[k + 1 .. depth], each marked with the record's bit (schedtree_catch_up_in:
+ * thd_space in C, and the fast paths, test the mark of the component a thread enters).
+ * t's own level waits too when t was preempted (it is READY): its owner takes no turn
+ * before t resumes unless news reaches it, and the close from sixteen levels up then costs
+ * what one from two does (preempt, docs/EVAL.md).  When t waits for something, its owner
+ * is likely the next to run and would only catch it up: t's own is written at once (upto
+ * is depth - 1).  A region is mapped in its scheduler's component alone and cannot be
  * aliased (schedtree_make), so only a thread running there reads it.  Until then each
- * close of t from k adds to spent and own: two adds, not a write a level.  Writes of other
- * closes to the same slots (t's own level closing alone, the fast switch) add to them
+ * close of t from k adds to spent and own: two adds, not a write a level.
+ *
+ * BEHIND_MAX records at once, so that threads preempted in turn (two servers deep in two
+ * branches, both preempted by the root's real-time tasks) each keep theirs; a component
+ * bears a bit for each record that marked it, and a thread about to run there catches up
+ * those records only, not the others' levels.  With every record taken, a close writes
+ * its levels (3 instructions a level).  Writes of other closes to the same slots (t's own
+ * level closing alone, the fast switch, another record's catch-up) add to them
  * meanwhile, which sums commute with.  Nothing else can change what the levels are owed
- * meanwhile: every change to a chain, an up_slot or a region catches up first
- * (schedtree_make and _unmake, grant, revoke, demote, thd_free), and a close that is not
- * t's from k writes its own levels.  The kernel itself never reads a slot's consumed.
+ * meanwhile: every change to a chain, an up_slot or a region catches every record up
+ * first (schedtree_make and _unmake, grant, revoke, demote, thd_free).  The kernel itself
+ * never reads a slot's consumed.
  */
-static struct {
+#define BEHIND_MAX 4
+_Static_assert(BEHIND_MAX <= 8 * sizeof(((struct comp *) 0)->behind), "a bit a record");
+static struct behind {
 	const struct thd *t; /* none: NULL */
 	int k, upto; /* levels k + 1 .. upto: t's depth, or depth - 1 when its own was written */
 	uint64_t spent, own; /* own: its own level's, when upto is its depth */
-} behind;
+} behind[BEHIND_MAX];
+static uint8_t behind_used; /* bit r: behind[r] is taken */
 
 /* t's own slot, at its owner's level, takes spent. */
 static void
@@ -340,30 +358,30 @@ close_below(const struct thd *t, int k, int upto, uint64_t spent, uint64_t own)
 		close_own(t, own);
 }
 
-/* t's levels k + 1 .. upto fall behind by spent (own at its own): their schedulers'
- * components are marked, 2 instructions a level, once for as long as t is preempted from
- * k and nothing runs there. */
+/* Record r's levels to their slots, its marks cleared, and the record free. */
 static void
-fall_behind(const struct thd *t, int k, int upto, uint64_t spent, uint64_t own)
+catch_up_record(unsigned r)
 {
-	mark_behind(&t->chain[k + 1], upto - k, 1);
-	behind.t = t;
-	behind.k = k;
-	behind.upto = upto;
-	behind.spent = spent;
-	behind.own = own;
+	struct behind *b = &behind[r];
+
+	close_below(b->t, b->k, b->upto, b->spent, b->own);
+	unmark_behind(&b->t->chain[b->k + 1], b->upto - b->k, (uint8_t) (1u << r));
+	b->t = 0;
+	behind_used &= (uint8_t) ~(1u << r);
 }
 
 void
 schedtree_catch_up(void)
 {
-	const struct thd *t = behind.t;
+	for (unsigned m = behind_used; m; m &= m - 1)
+		catch_up_record((unsigned) __builtin_ctz(m));
+}
 
-	if (!t)
-		return;
-	close_below(t, behind.k, behind.upto, behind.spent, behind.own);
-	mark_behind(&t->chain[behind.k + 1], behind.upto - behind.k, 0);
-	behind.t = 0;
+void
+schedtree_catch_up_in(const struct comp *c)
+{
+	for (unsigned m = c->behind; m; m &= m - 1)
+		catch_up_record((unsigned) __builtin_ctz(m));
 }
 
 void
@@ -378,20 +396,63 @@ schedtree_behind_bug(const struct thd *t)
 		t->comp->id);
 }
 
+/* record r takes from's levels k + 1 .. upto, their components marked with its bit */
+static inline __attribute__((always_inline)) void
+take_record(unsigned r, const struct thd *from, int k, int upto, uint64_t spent, uint64_t own)
+{
+	mark_behind(&from->chain[k + 1], upto - k, (uint8_t) (1u << r));
+	behind[r] = (struct behind){ from, k, upto, spent, own };
+	behind_used |= (uint8_t) (1u << r);
+}
+
+/* fall_behind when some record is taken: from's own from k (two adds), a free one, or, with
+ * every record taken, the slots */
+static __attribute__((noinline)) void
+fall_behind_beside(const struct thd *from, int k, int upto, uint64_t spent, uint64_t own)
+{
+	unsigned used = behind_used, r;
+
+	for (unsigned m = used; m; m &= m - 1) {
+		struct behind *b = &behind[__builtin_ctz(m)];
+		if (b->t == from && b->k == k && b->upto == upto) {
+			b->spent += spent;
+			b->own += own;
+			return;
+		}
+	}
+	r = (unsigned) __builtin_ctz(~used);
+	if (r < BEHIND_MAX)
+		take_record(r, from, k, upto, spent, own);
+	else
+		close_below(from, k, upto, spent, own);
+}
+
+/* close_together_below when record 0 is not from's from k: another record that is (two
+ * adds), a free one its levels fall behind into (marked, 2 instructions a level, once for
+ * as long as nothing runs there), or, every record taken, the slots.  Inline, as the one
+ * record was: a call here cost the first close at depth 16 (preempt's maximum) 11. */
+static inline __attribute__((always_inline)) void
+fall_behind(const struct thd *from, int k, int upto, uint64_t spent, uint64_t own)
+{
+	if (behind_used)
+		fall_behind_beside(from, k, upto, spent, own);
+	else /* nothing behind, as a first close finds: record 0, its bit a constant */
+		take_record(0, from, k, upto, spent, own);
+}
+
 /* from's levels k .. upto closed together (upto > k), each taking spent but its own level
- * own: level k at once, the ones below into behind (the same levels of the same thread:
- * two adds) or, when behind holds others, into the slots. */
+ * own: level k at once, the ones below into a record behind (two adds when it is record
+ * 0's, the one a thread preempted again and again keeps) or, when none can take them, into
+ * the slots (fall_behind). */
 static inline __attribute__((always_inline)) void
 close_together_below(const struct thd *from, int k, int upto, uint64_t spent, uint64_t own)
 {
 	from->chain[k + 1]->up_slot->consumed += spent;
-	if (behind.t == from && behind.k == k && behind.upto == upto) {
-		behind.spent += spent;
-		behind.own += own;
-	} else if (!behind.t) {
-		fall_behind(from, k, upto, spent, own);
+	if (behind[0].t == from && behind[0].k == k && behind[0].upto == upto) {
+		behind[0].spent += spent;
+		behind[0].own += own;
 	} else {
-		close_below(from, k, upto, spent, own);
+		fall_behind(from, k, upto, spent, own);
 	}
 }
 
@@ -423,8 +484,8 @@ close_levels_else(const struct thd *from, int k, uint64_t now, int top, uint64_t
  * dispatch opens them (and a parent resumes a deep thread in one, schedtree_through), they
  * all take the same time: level k's slot takes it at once, the ones below (and from's own,
  * if it was preempted) fall behind (close_together_below: two adds when from fell behind
- * from k already), or, when another thread's levels are behind, take it at 3 instructions
- * a level (close_together).  A single level crossed (d - k == 1) is written at once: two
+ * from k already), or, when every record behind is another's, take it at 3 instructions a
+ * level (close_together).  A single level crossed (d - k == 1) is written at once: two
  * adds, where falling behind would mark a component that a catch-up soon unmarks (the
  * irq figure: 14 more).
  * Otherwise each looks its opening up: 14 a level (schedtree_opened's and, bsr and load,

@@ -52,10 +52,12 @@ schedtree_publish_to(const struct thd *t, const struct comp *owner)
 	if (cs)
 		h->up_slot->state = t->state;
 }
-/* Add to their slots the levels that fell behind (schedtree.c, behind): before a thread
- * runs in a component marked behind (thd.h: thd_enter, thd_move) and before any change to
- * a chain, an up_slot or a region.  Declared in thd.h too, which this header includes. */
+/* Add to their slots the levels that fell behind (schedtree.c, behind), every record's:
+ * before any change to a chain, an up_slot or a region. */
 void schedtree_catch_up(void);
+/* ... the records that marked c: before a thread runs in c (thd.h: thd_space, for
+ * thd_enter and thd_move).  Declared in thd.h too, which this header includes. */
+void schedtree_catch_up_in(const struct comp *c);
 /* t made a system call from a component marked behind: a way in missed its catch-up
  * (thd_space, the fast paths' 16-bit compare), and the component may read a short view
  * of a child.  syscall_dispatch looks (3 instructions, off the fast paths); said once,

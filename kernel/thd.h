@@ -83,14 +83,14 @@ thd_fpu_settle(struct thd *t)
 		thd_fpu_claim(t);
 }
 void thd_dispatch(struct thd *t, int from_level);
-void schedtree_catch_up(void); /* schedtree.h, which includes this header */
+void schedtree_catch_up_in(const struct comp *c); /* schedtree.h, which includes this */
 /* t is about to run in its component: what the component's region shows must be up to
  * date (schedtree.c, behind), and its page table and t's FS base are loaded */
 static inline void
 thd_space(const struct thd *t)
 {
 	if (__builtin_expect(t->comp->behind, 0))
-		schedtree_catch_up();
+		schedtree_catch_up_in(t->comp);
 	hw_set_space(t->comp->pgtbl, t->fs);
 }
 /*

@@ -299,6 +299,7 @@ tree(void)
 {
 	struct comp *r = &comps[10], *c1 = &comps[11], *c2 = &comps[12];
 
+	schedtree_catch_up(); /* nothing behind from the test before */
 	memset(reg, 0, sizeof(reg));
 	for (int i = 0; i < 3; i++) {
 		comps[10 + i] = (struct comp){ .id = (uint16_t) (10 + i),
@@ -704,11 +705,13 @@ TEST(a_thread_whose_own_level_reopened_falls_behind_with_two_sums)
 }
 
 /* While xa's levels are behind, xb (52's, depth 10) runs from xe and is preempted by it
- * again: its levels 8 .. 10 close together too, but its level 9 (what 49 sees of 52) goes
- * to its slot at once, and xa's stay behind, one record at a time. */
-TEST(a_close_of_another_thread_writes_its_levels_and_leaves_the_one_behind)
+ * too: its levels 8 .. 10 close together, level 8 at once, and 9 and 10 fall behind in a
+ * record of their own (bit 1: 49 bears both).  A thread about to run in 52 catches up xb's
+ * record, and xa's stays as it was. */
+TEST(a_close_of_another_thread_falls_behind_in_a_record_of_its_own)
 {
 	preempt_tree();
+	xb.state = HR_TS_READY;
 	preempt_xa(1);
 	tick_over();
 	schedtree_account(&xa, &xe, 0); /* xa's second preemption: into the same sum */
@@ -716,18 +719,56 @@ TEST(a_close_of_another_thread_writes_its_levels_and_leaves_the_one_behind)
 	schedtree_account(&xe, &xb, 0);
 	tick_over();
 	schedtree_account(&xb, &xe, 0);
+	CHECK_EQ(comps[49].behind, 3);
+	CHECK_EQ(comps[50].behind, 1);
+	CHECK_EQ(comps[52].behind, 2);
+	CHECK_EQ(dreg[12].slot[xb.id].consumed, 0);
+	schedtree_catch_up_in(&comps[52]);
 	CHECK(dreg[12].slot[xb.id].consumed);
 	CHECK_EQ(dreg[9].slot[csc.id].consumed, dreg[12].slot[xb.id].consumed);
-	CHECK(comps[49].behind && comps[50].behind); /* xa's, still */
+	CHECK_EQ(comps[49].behind, 1); /* xa's, still */
+	CHECK_EQ(comps[52].behind, 0);
 	CHECK_EQ(dreg[9].slot[csa.id].consumed, 0);
 	/* xa closes from level 9 (xb runs after it): not from where its levels fell behind,
-	 * so level 9 and 10 go to their slots, and the sum behind stays as it was */
+	 * so into another record; caught up, every level took what xa ran */
 	tick_over();
 	schedtree_account(&xe, &xa, 0);
 	tick_over();
 	schedtree_account(&xa, &xb, 0);
-	CHECK(dreg[9].slot[csa.id].consumed);
 	schedtree_catch_up();
+	CHECK(dreg[9].slot[csa.id].consumed);
+	CHECK_EQ(dreg[9].slot[csa.id].consumed, dreg[11].slot[xa.id].consumed);
+	CHECK_EQ(dreg[10].slot[csb.id].consumed, dreg[11].slot[xa.id].consumed);
+	CHECK(!comps[49].behind && !comps[50].behind && !comps[51].behind);
+}
+
+/* xa preempted from levels 4, 5, 6 and 7 in turn (by threads of 44 .. 47) takes every
+ * record; preempted from 8 next, its levels go to their slots at once, marking nothing more,
+ * and what they show once caught up is all xa ran. */
+TEST(with_every_record_taken_a_close_writes_its_levels)
+{
+	static struct thd p[4];
+	uint64_t before;
+
+	preempt_tree();
+	schedtree_account(0, &xa, 0);
+	for (int j = 4; j < 8; j++) {
+		p[j - 4] = (struct thd){ .id = (uint16_t) (20 + j), .depth = (uint8_t) j };
+		for (int i = 0; i <= j; i++)
+			p[j - 4].chain[i] = xa.chain[i];
+		tick_over();
+		schedtree_account(&xa, &p[j - 4], 0);
+		tick_over();
+		schedtree_account(&p[j - 4], &xa, 0);
+	}
+	CHECK_EQ(comps[49].behind, 0xf);
+	before = dreg[9].slot[csa.id].consumed;
+	tick_over();
+	schedtree_account(&xa, &xe, 0);
+	CHECK(dreg[9].slot[csa.id].consumed > before); /* written: no record was free */
+	CHECK_EQ(comps[49].behind, 0xf);
+	schedtree_catch_up_in(&comps[49]);
+	CHECK(!comps[45].behind && !comps[51].behind); /* all four caught up */
 	CHECK_EQ(dreg[9].slot[csa.id].consumed, dreg[11].slot[xa.id].consumed);
 	CHECK_EQ(dreg[10].slot[csb.id].consumed, dreg[11].slot[xa.id].consumed);
 }
@@ -826,9 +867,8 @@ TEST(what_each_component_reads_when_a_thread_runs_there_is_every_close_written_a
 		seed = seed * 1103515245 + 12345;
 		if (seed >> 28 < 3) { /* a thread about to run in scheduler 40 + r's component */
 			int r = (int) (seed >> 16) % 13;
-			behind_seen += comps[40 + r].behind;
-			if (comps[40 + r].behind)
-				schedtree_catch_up();
+			behind_seen += comps[40 + r].behind != 0;
+			schedtree_catch_up_in(&comps[40 + r]); /* as thd_space does */
 			CHECK(region_is_model(r));
 			continue;
 		}
@@ -867,6 +907,7 @@ wtree(void)
 	struct comp *c[4] = { &comps[20], &comps[21], &comps[22], &comps[23] };
 	struct thd *e[4] = { &er, &eu, &eo, &ei };
 
+	schedtree_catch_up(); /* nothing behind from the test before */
 	memset(wreg, 0, sizeof(wreg));
 	wr = c[0], wu = c[1], wo = c[2], wi = c[3];
 	for (int i = 0; i < 4; i++) {
@@ -1252,6 +1293,7 @@ static struct comp *zc[4];
 static void
 ztree(void)
 {
+	schedtree_catch_up(); /* nothing behind from the test before */
 	memset(zreg, 0, sizeof(zreg));
 	for (int i = 0; i < 4; i++) {
 		zc[i] = &comps[30 + i];
@@ -1339,7 +1381,9 @@ TEST(a_thread_that_stops_charges_every_level_it_ran_at_but_a_freed_cs_slot)
 	zreg[1].slot[ze[2].id].consumed = 7;
 	schedtree_account(0, &ze[3], 0); /* Z3's event thread runs at every level */
 	tick_over();
-	schedtree_account(&ze[3], 0, 0);	/* and stops: the CPU idles */
+	schedtree_account(&ze[3], 0, 0); /* and stops: the CPU idles */
+	schedtree_catch_up_in(zc[2]);	 /* a thread is about to run in Z2 */
+	schedtree_catch_up_in(zc[1]);
 	CHECK(zreg[2].slot[ze[3].id].consumed); /* its own slot */
 	CHECK_EQ(zreg[1].slot[ze[2].id].consumed, 7);
 	CHECK_EQ(zreg[0].slot[ze[1].id].consumed, zreg[2].slot[ze[3].id].consumed);
