@@ -773,6 +773,18 @@ TEST(with_every_record_taken_a_close_writes_its_levels)
 	CHECK_EQ(dreg[10].slot[csb.id].consumed, dreg[11].slot[xa.id].consumed);
 }
 
+/* A mark no record made (a kernel bug) is left for syscall_dispatch to report, and the
+ * catch-up touches nothing, where it would have followed a free record's thread. */
+TEST(a_mark_without_its_record_is_left_and_catches_up_nothing)
+{
+	preempt_tree();
+	comps[50].behind = 4;
+	schedtree_catch_up_in(&comps[50]);
+	CHECK_EQ(comps[50].behind, 4);
+	CHECK_EQ(dreg[9].slot[csa.id].consumed, 0);
+	comps[50].behind = 0;
+}
+
 /* A scheduler between goes (demoted, destroyed: schedtree_unmake) while xa's levels are
  * behind: they are caught up first, through the chain as it was. */
 TEST(unmaking_a_scheduler_catches_up_the_levels_behind_first)
