@@ -48,16 +48,28 @@ cpuwatch_find_all(struct cpuwatch *w, unsigned max)
 uint64_t
 cpuwatch_open(struct cpuwatch *w, unsigned n)
 {
-	for (unsigned i = 0; i < n; i++)
+	for (unsigned i = 0; i < n; i++) {
+		w[i].born = sched_born(w[i].ent);
 		w[i].from = w[i].last = sched_consumed(w[i].ent);
+	}
 	return hr_tsc();
+}
+
+int
+cpuwatch_gone(const struct cpuwatch *w)
+{
+	return !w->born || sched_born(w->ent) != w->born;
 }
 
 double
 cpuwatch_sample(struct cpuwatch *w, uint64_t elapsed)
 {
-	uint64_t c = sched_consumed(w->ent), d = c - w->last;
+	uint64_t c, d;
 
+	if (cpuwatch_gone(w))
+		return CPUWATCH_GONE;
+	c = sched_consumed(w->ent);
+	d = c - w->last;
 	w->last = c;
 	return pct(d, elapsed);
 }
@@ -65,6 +77,8 @@ cpuwatch_sample(struct cpuwatch *w, uint64_t elapsed)
 double
 cpuwatch_share(const struct cpuwatch *w, uint64_t t0)
 {
+	if (cpuwatch_gone(w))
+		return CPUWATCH_GONE;
 	return pct(sched_consumed(w->ent) - w->from, hr_tsc() - t0);
 }
 
@@ -77,5 +91,5 @@ cpuwatch_expected(const struct cpuwatch *w)
 int
 cpuwatch_near(double got, double want, double tolerance)
 {
-	return got >= want - tolerance && got <= want + tolerance;
+	return got >= 0 && got >= want - tolerance && got <= want + tolerance;
 }

@@ -95,6 +95,12 @@ sched_consumed(long id)
 	return e ? hr_region()->slot[e->tid].consumed : 0;
 }
 
+uint32_t
+sched_born(long id)
+{
+	return schedcore_born(&core, id);
+}
+
 long
 sched_set_param(long id, const struct pol_param *p)
 {

@@ -82,5 +82,8 @@ uint32_t sched_misses(long id);
 long sched_set_param(long id, const struct pol_param *p);
 /* CPU time (TSC ticks) the kernel has charged to entity id, up to the last switch. */
 uint64_t sched_consumed(long id);
+/* Which of our adds made entity id, 0 if none: its id is taken again once it is removed,
+ * and this is how to tell. */
+uint32_t sched_born(long id);
 
 #endif

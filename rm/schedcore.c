@@ -42,6 +42,7 @@ schedcore_add(struct schedcore *c, struct hr_sched_region *r, enum ent_kind kind
 		c->ent[id] = (struct sched_ent){
 			.used = 1, .kind = (uint8_t) kind, .tid = tid, .owner = owner, .param = *p
 		};
+		c->born[id] = ++c->adds;
 		c->used |= 1ull << id;
 		c->awake |= 1ull << id;
 		c->fresh &= ~(1ull << id);

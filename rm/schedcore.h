@@ -72,6 +72,11 @@ struct schedcore {
 	uint64_t steady;     /* the policy's steady ids (policy.h), as of the last add or remove */
 	uint64_t hold_due;   /* bit id: a child published idle or not, other than its `held` */
 	uint8_t by_tid[HR_THD_MAX]; /* 1 + the lowest id dispatching thread tid; 0: none */
+	uint32_t adds;		    /* entities ever added */
+	/* which add made ent[id] (1 for the first): an id, and a thread's number in the
+	 * kernel, are taken again once freed, so only this tells a successor from the
+	 * entity someone looked at before (rm/cpuwatch.c) */
+	uint32_t born[POL_MAX];
 	struct sched_ent ent[POL_MAX];
 	uint64_t state[SCHEDCORE_STATE_BYTES / 8]; /* the policy's */
 };
@@ -88,6 +93,12 @@ long schedcore_init(struct schedcore *c, const struct policy *pol, uint64_t tick
  * HR_ENOMEM (POL_MAX entities already). */
 long schedcore_add(struct schedcore *c, struct hr_sched_region *r, enum ent_kind kind, uint32_t tid,
 		   const struct pol_param *p, void *owner, uint64_t now);
+/* Which add made entity id (schedcore.born), or 0 if it is not in use. */
+static inline uint32_t
+schedcore_born(const struct schedcore *c, long id)
+{
+	return id >= 0 && id < POL_MAX && c->ent[id].used ? c->born[id] : 0;
+}
 /* Forget entity id (nothing if it is not in use). */
 void schedcore_remove(struct schedcore *c, long id);
 /* Entity id, or NULL if it is not in use (inline: every request and wake-up asks it). */

@@ -329,6 +329,27 @@ TEST(schedcore_find_names_the_lowest_entity_of_a_thread)
 	fake_free(&f);
 }
 
+TEST(schedcore_an_id_taken_again_is_born_again)
+{
+	long a, b;
+	uint32_t first;
+
+	fake_init(&f, "fprr", 5);
+	a = schedcore_add(&f.c, &f.r, ENT_THREAD, 20, &best_effort, 0, 0);
+	b = schedcore_add(&f.c, &f.r, ENT_THREAD, 21, &best_effort, 0, 0);
+	first = schedcore_born(&f.c, a);
+	CHECK(first != 0 && schedcore_born(&f.c, b) != 0 && schedcore_born(&f.c, b) != first);
+	schedcore_remove(&f.c, a);
+	CHECK_EQ(schedcore_born(&f.c, a), 0);
+	/* the same id for the same thread number, as a task that exited and one made after
+	 * it would get: only its birth tells them apart (rm/cpuwatch.c) */
+	CHECK_EQ(schedcore_add(&f.c, &f.r, ENT_THREAD, 20, &best_effort, 0, 0), a);
+	CHECK(schedcore_born(&f.c, a) != 0 && schedcore_born(&f.c, a) != first);
+	CHECK_EQ(schedcore_born(&f.c, -1), 0);
+	CHECK_EQ(schedcore_born(&f.c, POL_MAX), 0);
+	fake_free(&f);
+}
+
 TEST(schedcore_requests_takes_each_asked_request_once)
 {
 	long a, b;

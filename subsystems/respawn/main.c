@@ -12,7 +12,8 @@
  * stayed down; each restart gave it back the reservations it had and left the root's free
  * memory and kernel quotas as they were before the first fault; once it stayed down, the
  * root held what it held in crash's first backoff; rt and sibling kept their shares and
- * missed no period.
+ * missed no period; crash's own window reads as gone (CPUWATCH_GONE), also while a later
+ * life of it has the entity number its first had.
  */
 #include "rm/caps.h"
 #include "rm/cpuwatch.h"
@@ -176,8 +177,12 @@ report_shares(struct cpuwatch *w, unsigned n, uint64_t t0)
 
 	for (unsigned i = 0; i < n; i++) {
 		double got = cpuwatch_share(&w[i], t0), want = cpuwatch_expected(&w[i]);
-		if (!strcmp(w[i].name, CRASH))
-			continue; /* gone: its entity is no longer what we opened */
+		if (!strcmp(w[i].name, CRASH)) {
+			fails += !hr_report("restart_crash_went_from_its_window",
+					    got == CPUWATCH_GONE && cpuwatch_gone(&w[i]),
+					    "its share reads %.2f%% after it went", got);
+			continue;
+		}
 		printf("bench restart res=%s expected=%.2f measured=%.2f unit=pct\n", w[i].name,
 		       want, got);
 		snprintf(name, sizeof(name), "restart_%s_keeps_its_share", w[i].name);
@@ -193,22 +198,35 @@ report_shares(struct cpuwatch *w, unsigned n, uint64_t t0)
 static void
 watch(void *arg)
 {
-	struct cpuwatch w[RES_MAX];
-	unsigned n = cpuwatch_find(w, RES_MAX);
+	struct cpuwatch w[RES_MAX], *crash = 0;
+	unsigned n = cpuwatch_find(w, RES_MAX), later_lives_seen = 0, later_lives_gone = 0;
 	uint64_t t0;
 	int fails;
 
 	(void) arg;
 	snap(&before);
 	t0 = cpuwatch_open(w, n);
-	/* a look every tick: what we hold while crash is first down, in its backoff */
+	for (unsigned i = 0; i < n; i++)
+		if (!strcmp(w[i].name, CRASH))
+			crash = &w[i];
+	/* a look every tick: what we hold while crash is first down, in its backoff, and
+	 * whether a later life of crash under the entity number its first had is told from
+	 * the first (cpuwatch_gone: the number alone would read the new life's CPU) */
 	for (uint64_t stop = t0 + WINDOW_TICKS * hr_tick_tsc(); hr_tsc() < stop;) {
 		sched_sleep(hr_tsc() + hr_tick_tsc());
 		if (!down.free && !restarts && faults && subsys_entity(CRASH) == HR_ENOENT)
 			snap(&down);
+		if (restarts && crash && subsys_entity(CRASH) == crash->ent) {
+			later_lives_seen++;
+			later_lives_gone += cpuwatch_gone(crash);
+		}
 	}
 	snap(&end);
-	fails = report_shares(w, n, t0);
+	fails = !hr_report("restart_a_later_life_is_not_the_first",
+			   later_lives_seen && later_lives_gone == later_lives_seen,
+			   "%u of %u looks at a later life under the first's number saw it gone",
+			   later_lives_gone, later_lives_seen);
+	fails += report_shares(w, n, t0);
 	fails += report_restarts();
 	subsys_exit(fails);
 }
