@@ -321,22 +321,31 @@ unmark_behind(struct comp *const *chain, long n, uint8_t bit)
  * BEHIND_MAX records at once, so that threads preempted in turn (two servers deep in two
  * branches, both preempted by the root's real-time tasks) each keep theirs; a component
  * bears a bit for each record that marked it, and a thread about to run there catches up
- * those records only, not the others' levels.  With every record taken, a close writes
- * its levels (3 instructions a level).  Writes of other closes to the same slots (t's own
- * level closing alone, the fast switch, another record's catch-up) add to them
- * meanwhile, which sums commute with.  Nothing else can change what the levels are owed
- * meanwhile: every change to a chain, an up_slot or a region catches every record up
- * first (schedtree_make and _unmake, grant, revoke, demote, thd_free).  The kernel itself
- * never reads a slot's consumed.
+ * only its own level of those records, not the others' levels nor the levels between
+ * (schedtree_catch_up_in): a deep scheduler that takes a turn between two of the root's
+ * preemptions (its timer) then costs one level each way, not a write and a mark a level.
+ * With every record taken, a close catches one up in turn and takes it.  Writes of other
+ * closes to the same slots (t's own level closing alone, the fast switch, another
+ * record's catch-up) add to them meanwhile, which sums commute with.  Nothing else can
+ * change what the levels are owed meanwhile: every change to a chain, an up_slot or a
+ * region catches every record up first (schedtree_make and _unmake, grant, revoke,
+ * demote, thd_free).  The kernel itself never reads a slot's consumed.
  */
 #define BEHIND_MAX 4
 _Static_assert(BEHIND_MAX <= 8 * sizeof(((struct comp *) 0)->behind), "a bit a record");
+/* set in a record's k while some of its levels were caught up alone (caught) and are not
+ * marked again: the plain test of record 0 fails, and the branch beside it marks them */
+#define BEHIND_STALE 0x100
 static struct behind {
 	const struct thd *t; /* none: NULL */
 	int k, upto; /* levels k + 1 .. upto: t's depth, or depth - 1 when its own was written */
 	uint64_t spent, own; /* own: its own level's, when upto is its depth */
+	uint32_t caught;     /* bit j: level j caught up alone since the last close */
+	uint32_t paid_set;   /* bit j: paid[j] holds what level j took of its sum */
+	uint64_t paid[HR_DEPTH_MAX + 1];
 } behind[BEHIND_MAX];
-static uint8_t behind_used; /* bit r: behind[r] is taken */
+static uint8_t behind_used;   /* bit r: behind[r] is taken */
+static unsigned behind_evict; /* the record the next close to find every record taken takes */
 
 /* t's own slot, at its owner's level, takes spent. */
 static void
@@ -358,16 +367,47 @@ close_below(const struct thd *t, int k, int upto, uint64_t spent, uint64_t own)
 		close_own(t, own);
 }
 
+/* Level j of record b (the region of b's thread's chain[j]) takes what it is owed: its sum
+ * less what it took when last caught up alone. */
+static void
+pay_level(struct behind *b, int j)
+{
+	const struct thd *t = b->t;
+	uint64_t sum = j == t->depth ? b->own : b->spent;
+	uint64_t due = sum - (b->paid_set >> j & 1 ? b->paid[j] : 0);
+
+	if (j == t->depth)
+		close_own(t, due);
+	else
+		t->chain[j + 1]->up_slot->consumed += due;
+	b->paid[j] = sum;
+	b->paid_set |= 1u << j;
+}
+
+static void
+free_record(unsigned r)
+{
+	behind[r].t = 0;
+	behind_used &= (uint8_t) ~(1u << r);
+}
+
 /* Record r's levels to their slots, its marks cleared, and the record free. */
 static void
 catch_up_record(unsigned r)
 {
 	struct behind *b = &behind[r];
+	int k = b->k & ~BEHIND_STALE, upto = b->upto;
 
-	close_below(b->t, b->k, b->upto, b->spent, b->own);
-	unmark_behind(&b->t->chain[b->k + 1], b->upto - b->k, (uint8_t) (1u << r));
-	b->t = 0;
-	behind_used &= (uint8_t) ~(1u << r);
+	if (!b->paid_set) { /* none caught up alone: as one sum, unrolled */
+		close_below(b->t, k, upto, b->spent, b->own);
+		unmark_behind(&b->t->chain[k + 1], upto - k, (uint8_t) (1u << r));
+	} else {
+		for (int j = k + 1; j <= upto; j++) { /* one caught up alone is owed nothing */
+			pay_level(b, j);
+			b->t->chain[j]->behind &= (uint8_t) ~(1u << r);
+		}
+	}
+	free_record(r);
 }
 
 void
@@ -377,13 +417,28 @@ schedtree_catch_up(void)
 		catch_up_record((unsigned) __builtin_ctz(m));
 }
 
-/* A mark whose record is free would be a kernel bug: it is left, and syscall_dispatch says
- * so (schedtree_behind_bug), where catching up a free record would dereference nothing. */
+/*
+ * A thread is about to run in c: c's region takes what each record that marked it owes
+ * it, one level of each, and c is unmarked; the record keeps its other levels, and
+ * remembers c's (caught), which its next close from above marks again.  So a deep scheduler
+ * woken again and again (its timer) while the root preempts the thread it runs costs a
+ * level each way, not the levels between.  A mark whose record is free would be a kernel
+ * bug: it is left, and syscall_dispatch says so (schedtree_behind_bug), where paying a free
+ * record would dereference nothing.
+ */
 void
 schedtree_catch_up_in(const struct comp *c)
 {
-	for (unsigned m = c->behind & behind_used; m; m &= m - 1)
-		catch_up_record((unsigned) __builtin_ctz(m));
+	int j = c->depth;
+
+	for (unsigned m = c->behind & behind_used; m; m &= m - 1) {
+		unsigned r = (unsigned) __builtin_ctz(m);
+		struct behind *b = &behind[r];
+		pay_level(b, j);
+		b->caught |= 1u << j;
+		b->k |= BEHIND_STALE;
+		b->t->chain[j]->behind &= (uint8_t) ~(1u << r); /* c: it marked it */
+	}
 }
 
 void
@@ -402,13 +457,36 @@ schedtree_behind_bug(const struct thd *t)
 static inline __attribute__((always_inline)) void
 take_record(unsigned r, const struct thd *from, int k, int upto, uint64_t spent, uint64_t own)
 {
+	struct behind *b = &behind[r];
+
 	mark_behind(&from->chain[k + 1], upto - k, (uint8_t) (1u << r));
-	behind[r] = (struct behind){ from, k, upto, spent, own };
+	b->t = from;
+	b->k = k;
+	b->upto = upto;
+	b->caught = 0;
+	b->spent = spent;
+	b->own = own;
+	b->paid_set = 0;
 	behind_used |= (uint8_t) (1u << r);
 }
 
-/* fall_behind when some record is taken: from's own from k (two adds), a free one, or, with
- * every record taken, the slots */
+/* Record b (bit r) takes another close of its thread from its k: two adds, and the levels
+ * caught up alone since are marked again, as they are owed again. */
+static inline __attribute__((always_inline)) void
+add_to_record(struct behind *b, unsigned r, uint64_t spent, uint64_t own)
+{
+	b->spent += spent;
+	b->own += own;
+	for (uint32_t m = b->caught; m; m &= m - 1)
+		b->t->chain[__builtin_ctz(m)]->behind |= (uint8_t) (1u << r);
+	b->caught = 0;
+	b->k &= ~BEHIND_STALE;
+}
+
+/* fall_behind when some record is taken: from's own from k (two adds, and the levels caught
+ * up alone since marked again), a free one, or, with every record taken, one caught up and
+ * taken in turn (behind_evict), so that records of threads long gone from there do not
+ * hold them all */
 static __attribute__((noinline)) void
 fall_behind_beside(const struct thd *from, int k, int upto, uint64_t spent, uint64_t own)
 {
@@ -416,17 +494,18 @@ fall_behind_beside(const struct thd *from, int k, int upto, uint64_t spent, uint
 
 	for (unsigned m = used; m; m &= m - 1) {
 		struct behind *b = &behind[__builtin_ctz(m)];
-		if (b->t == from && b->k == k && b->upto == upto) {
-			b->spent += spent;
-			b->own += own;
+		if (b->t == from && (b->k & ~BEHIND_STALE) == k && b->upto == upto) {
+			add_to_record(b, (unsigned) __builtin_ctz(m), spent, own);
 			return;
 		}
 	}
 	r = (unsigned) __builtin_ctz(~used);
-	if (r < BEHIND_MAX)
-		take_record(r, from, k, upto, spent, own);
-	else
-		close_below(from, k, upto, spent, own);
+	if (r >= BEHIND_MAX) {
+		r = behind_evict;
+		behind_evict = (behind_evict + 1) % BEHIND_MAX;
+		catch_up_record(r);
+	}
+	take_record(r, from, k, upto, spent, own);
 }
 
 /* close_together_below when record 0 is not from's from k: another record that is (two
@@ -453,6 +532,9 @@ close_together_below(const struct thd *from, int k, int upto, uint64_t spent, ui
 	if (behind[0].t == from && behind[0].k == k && behind[0].upto == upto) {
 		behind[0].spent += spent;
 		behind[0].own += own;
+	} else if (behind[0].t == from && behind[0].k == (k | BEHIND_STALE) &&
+		   behind[0].upto == upto) {
+		add_to_record(&behind[0], 0, spent, own); /* a level caught up since: inline too */
 	} else {
 		fall_behind(from, k, upto, spent, own);
 	}

@@ -704,10 +704,37 @@ TEST(a_thread_whose_own_level_reopened_falls_behind_with_two_sums)
 	CHECK_EQ(dreg[11].slot[xa.id].consumed + dreg[11].slot[xd.id].consumed, above);
 }
 
+/* xa's owner (51) takes a turn between two of xe's preemptions: its level alone is caught
+ * up, the others stay behind, and the next close marks it again, as it is owed again; once
+ * all are caught up each level took what xa ran, its owner's not twice. */
+TEST(a_level_caught_up_alone_is_marked_again_by_the_next_close)
+{
+	uint64_t ran, more;
+
+	preempt_tree();
+	ran = preempt_xa(1);
+	schedtree_catch_up_in(&comps[51]);
+	CHECK_EQ(dreg[11].slot[xa.id].consumed, ran);
+	CHECK(!comps[51].behind && comps[49].behind && comps[50].behind);
+	CHECK_EQ(dreg[10].slot[csb.id].consumed, 0);
+	more = preempt_xa(2);
+	CHECK(comps[51].behind);
+	schedtree_catch_up_in(&comps[51]);
+	CHECK_EQ(dreg[11].slot[xa.id].consumed, ran + more);
+	schedtree_catch_up_in(&comps[51]); /* nothing owed now: not marked, nothing paid */
+	CHECK_EQ(dreg[11].slot[xa.id].consumed, ran + more);
+	schedtree_catch_up();
+	CHECK_EQ(dreg[9].slot[csa.id].consumed, ran + more);
+	CHECK_EQ(dreg[10].slot[csb.id].consumed, ran + more);
+	CHECK_EQ(dreg[11].slot[xa.id].consumed, ran + more);
+	CHECK(!comps[49].behind && !comps[50].behind && !comps[51].behind);
+}
+
 /* While xa's levels are behind, xb (52's, depth 10) runs from xe and is preempted by it
  * too: its levels 8 .. 10 close together, level 8 at once, and 9 and 10 fall behind in a
  * record of their own (bit 1: 49 bears both).  A thread about to run in 52 catches up xb's
- * record, and xa's stays as it was. */
+ * level there; one about to run in 49 each record's level there, and xa's levels below
+ * stay as they were. */
 TEST(a_close_of_another_thread_falls_behind_in_a_record_of_its_own)
 {
 	preempt_tree();
@@ -725,10 +752,15 @@ TEST(a_close_of_another_thread_falls_behind_in_a_record_of_its_own)
 	CHECK_EQ(dreg[12].slot[xb.id].consumed, 0);
 	schedtree_catch_up_in(&comps[52]);
 	CHECK(dreg[12].slot[xb.id].consumed);
-	CHECK_EQ(dreg[9].slot[csc.id].consumed, dreg[12].slot[xb.id].consumed);
-	CHECK_EQ(comps[49].behind, 1); /* xa's, still */
 	CHECK_EQ(comps[52].behind, 0);
-	CHECK_EQ(dreg[9].slot[csa.id].consumed, 0);
+	CHECK_EQ(comps[49].behind, 3); /* not entered: both records' still */
+	CHECK_EQ(dreg[9].slot[csc.id].consumed, 0);
+	schedtree_catch_up_in(&comps[49]);
+	CHECK_EQ(dreg[9].slot[csc.id].consumed, dreg[12].slot[xb.id].consumed);
+	CHECK(dreg[9].slot[csa.id].consumed);
+	CHECK_EQ(comps[49].behind, 0);
+	CHECK_EQ(comps[50].behind, 1); /* xa's level below, still */
+	CHECK_EQ(dreg[10].slot[csb.id].consumed, 0);
 	/* xa closes from level 9 (xb runs after it): not from where its levels fell behind,
 	 * so into another record; caught up, every level took what xa ran */
 	tick_over();
@@ -743,9 +775,9 @@ TEST(a_close_of_another_thread_falls_behind_in_a_record_of_its_own)
 }
 
 /* xa preempted from levels 4, 5, 6 and 7 in turn (by threads of 44 .. 47) takes every
- * record; preempted from 8 next, its levels go to their slots at once, marking nothing more,
- * and what they show once caught up is all xa ran. */
-TEST(with_every_record_taken_a_close_writes_its_levels)
+ * record; preempted from 8 next, one record is caught up (its levels written) and taken
+ * for that close, and what the levels show once all are caught up is all xa ran. */
+TEST(with_every_record_taken_a_close_takes_one_in_turn)
 {
 	static struct thd p[4];
 	uint64_t before;
@@ -765,9 +797,10 @@ TEST(with_every_record_taken_a_close_writes_its_levels)
 	before = dreg[9].slot[csa.id].consumed;
 	tick_over();
 	schedtree_account(&xa, &xe, 0);
-	CHECK(dreg[9].slot[csa.id].consumed > before); /* written: no record was free */
-	CHECK_EQ(comps[49].behind, 0xf);
-	schedtree_catch_up_in(&comps[49]);
+	CHECK(dreg[9].slot[csa.id].consumed > before);	   /* written: a record was caught up */
+	CHECK_EQ(comps[49].behind, 0xf);		   /* and taken again, from 8 */
+	CHECK_EQ(__builtin_popcount(comps[48].behind), 3); /* level 8: not from 8 */
+	schedtree_catch_up();
 	CHECK(!comps[45].behind && !comps[51].behind); /* all four caught up */
 	CHECK_EQ(dreg[9].slot[csa.id].consumed, dreg[11].slot[xa.id].consumed);
 	CHECK_EQ(dreg[10].slot[csb.id].consumed, dreg[11].slot[xa.id].consumed);

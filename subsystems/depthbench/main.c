@@ -7,7 +7,8 @@
  * between it and the innermost also run `busy`, a best-effort load.
  * In preempt-dD the root has the tasks and the innermost of the levels below has a
  * component of this program that runs `busy` (args "busy"): the root's wake-ups preempt it,
- * D levels down (eval/preempt.sh).
+ * D levels down (eval/preempt.sh), and a task `tick` that has its scheduler take a turn at
+ * every tick.
  * A level ends when its child level does (the innermost exits when it has reported).
  * Prints, for its depth D, in instructions under QEMU -icount shift=0:
  *   bench alias depth=D ...       alias one page of ours into the child (the aliaser's call)
@@ -204,6 +205,27 @@ busy(void *arg)
 		;
 }
 HR_TASK(busy);
+
+/* Highest priority, in the innermost level of preempt-dD: wakes at every periodic tick and
+ * sleeps again at once, so that its scheduler takes a turn between two of the root's timer
+ * samples (which are over before the next tick, bench_between_ticks) and reads its region
+ * there, where the levels of the busy thread the root preempts are behind (schedtree.c):
+ * every sample then preempts a thread some of whose levels were caught up since. */
+static void
+tick(void *arg)
+{
+	const volatile struct hr_kinfo *k = (const volatile struct hr_kinfo *) HR_VA_KINFO;
+	uint64_t next;
+
+	(void) arg;
+	for (;;) {
+		next = k->tick_at + hr_tick_tsc();
+		if (next <= hr_tsc()) /* woken before the tick was taken */
+			next += hr_tick_tsc();
+		sched_sleep(next);
+	}
+}
+HR_TASK(tick);
 
 /* Our child level ended: so do we, even with a busy task still runnable. */
 void
