@@ -272,32 +272,13 @@ news_for(struct comp *s)
 	} while (0)
 /* clang-format on */
 
-/* Each level's slot in chain[0 .. n-1] (the children on a thread's path) takes spent: 3
- * instructions a level (the chain entry, its up_slot, the add). */
-static void
-close_together(struct comp *const *chain, long n, uint64_t spent)
-{
-#define ADD_SPENT(c) (c)->up_slot->consumed += spent
-	FOR_CHAIN(chain, n, ADD_SPENT);
-#undef ADD_SPENT
-}
-
-/* Mark the components of chain[0 .. n-1] behind for record bit, or no longer: 2
- * instructions a level. */
+/* Mark the components of chain[0 .. n-1] behind for record bit: 2 instructions a level. */
 static void
 mark_behind(struct comp *const *chain, long n, uint8_t bit)
 {
 #define MARK(c) (c)->behind |= bit
 	FOR_CHAIN(chain, n, MARK);
 #undef MARK
-}
-
-static void
-unmark_behind(struct comp *const *chain, long n, uint8_t bit)
-{
-#define UNMARK(c) (c)->behind &= (uint8_t) ~bit
-	FOR_CHAIN(chain, n, UNMARK);
-#undef UNMARK
 }
 
 /*
@@ -357,20 +338,10 @@ close_own(const struct thd *t, uint64_t spent)
 		owner->region->slot[t->id].consumed += spent;
 }
 
-/* Levels k + 1 .. upto of t (upto > k) take spent, but its own level (upto its depth) own. */
+/* Level j of record b, bit r (the region of b's thread's chain[j]), takes what it is owed:
+ * its sum less what it took when last paid; that component is no longer marked for b. */
 static void
-close_below(const struct thd *t, int k, int upto, uint64_t spent, uint64_t own)
-{
-	if (t->depth - k >= 2)
-		close_together(&t->chain[k + 2], t->depth - k - 1, spent);
-	if (upto == t->depth)
-		close_own(t, own);
-}
-
-/* Level j of record b (the region of b's thread's chain[j]) takes what it is owed: its sum
- * less what it took when last caught up alone. */
-static void
-pay_level(struct behind *b, int j)
+pay_level(struct behind *b, unsigned r, int j)
 {
 	const struct thd *t = b->t;
 	uint64_t sum = j == t->depth ? b->own : b->spent;
@@ -382,13 +353,7 @@ pay_level(struct behind *b, int j)
 		t->chain[j + 1]->up_slot->consumed += due;
 	b->paid[j] = sum;
 	b->paid_set |= 1u << j;
-}
-
-static void
-free_record(unsigned r)
-{
-	behind[r].t = 0;
-	behind_used &= (uint8_t) ~(1u << r);
+	t->chain[j]->behind &= (uint8_t) ~(1u << r);
 }
 
 /* Record r's levels to their slots, its marks cleared, and the record free. */
@@ -398,16 +363,11 @@ catch_up_record(unsigned r)
 	struct behind *b = &behind[r];
 	int k = b->k & ~BEHIND_STALE, upto = b->upto;
 
-	if (!b->paid_set) { /* none caught up alone: as one sum, unrolled */
-		close_below(b->t, k, upto, b->spent, b->own);
-		unmark_behind(&b->t->chain[k + 1], upto - k, (uint8_t) (1u << r));
-	} else {
-		for (int j = k + 1; j <= upto; j++) { /* one caught up alone is owed nothing */
-			pay_level(b, j);
-			b->t->chain[j]->behind &= (uint8_t) ~(1u << r);
-		}
-	}
-	free_record(r);
+	/* a level paid alone since the last close is owed nothing: paying it adds 0 */
+	for (int j = k + 1; j <= upto; j++)
+		pay_level(b, r, j);
+	b->t = 0;
+	behind_used &= (uint8_t) ~(1u << r);
 }
 
 void
@@ -434,10 +394,9 @@ schedtree_catch_up_in(const struct comp *c)
 	for (unsigned m = c->behind & behind_used; m; m &= m - 1) {
 		unsigned r = (unsigned) __builtin_ctz(m);
 		struct behind *b = &behind[r];
-		pay_level(b, j);
+		pay_level(b, r, j); /* c is b's chain[j]: it marked it */
 		b->caught |= 1u << j;
 		b->k |= BEHIND_STALE;
-		b->t->chain[j]->behind &= (uint8_t) ~(1u << r); /* c: it marked it */
 	}
 }
 
@@ -568,8 +527,8 @@ close_levels_else(const struct thd *from, int k, uint64_t now, int top, uint64_t
  * dispatch opens them (and a parent resumes a deep thread in one, schedtree_through), they
  * all take the same time: level k's slot takes it at once, the ones below (and from's own,
  * if it was preempted) fall behind (close_together_below: two adds when from fell behind
- * from k already), or, when every record behind is another's, take it at 3 instructions a
- * level (close_together).  A single level crossed (d - k == 1) is written at once: two
+ * from k already), or, when every record behind is another's, into one caught up in turn
+ * (fall_behind_beside).  A single level crossed (d - k == 1) is written at once: two
  * adds, where falling behind would mark a component that a catch-up soon unmarks (the
  * irq figure: 14 more).
  * Otherwise each looks its opening up: 14 a level (schedtree_opened's and, bsr and load,
