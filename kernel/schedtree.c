@@ -469,8 +469,9 @@ fall_behind_beside(const struct thd *from, int k, int upto, uint64_t spent, uint
 
 /* close_together_below when record 0 is not from's from k: another record that is (two
  * adds), a free one its levels fall behind into (marked, 2 instructions a level, once for
- * as long as nothing runs there), or, every record taken, the slots.  Inline, as the one
- * record was: a call here cost the first close at depth 16 (preempt's maximum) 11. */
+ * as long as the record lives), or, every record taken, one caught up in turn.  Inline,
+ * as the one record was: a call here cost the first close at depth 16 (preempt's maximum)
+ * 11. */
 static inline __attribute__((always_inline)) void
 fall_behind(const struct thd *from, int k, int upto, uint64_t spent, uint64_t own)
 {
@@ -481,9 +482,9 @@ fall_behind(const struct thd *from, int k, int upto, uint64_t spent, uint64_t ow
 }
 
 /* from's levels k .. upto closed together (upto > k), each taking spent but its own level
- * own: level k at once, the ones below into a record behind (two adds when it is record
- * 0's, the one a thread preempted again and again keeps) or, when none can take them, into
- * the slots (fall_behind). */
+ * own: level k at once, the ones below into a record behind: two adds when it is record
+ * 0's, the one a thread preempted again and again keeps, and the levels paid alone since
+ * marked again when some were; else fall_behind. */
 static inline __attribute__((always_inline)) void
 close_together_below(const struct thd *from, int k, int upto, uint64_t spent, uint64_t own)
 {
