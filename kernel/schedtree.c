@@ -231,7 +231,8 @@ static struct parted {
  * parent could not run now), a kernel event, a timer; the scheduler keeps the new value
  * (news_at).  The thread an activation preempted is resumed past the schedulers between
  * it and the activated one, without their turns, only while none of them has been told
- * anything since (resumable_past): each would decide on it again.  One comparison when
+ * anything since (past_quiet): each would decide on it again; otherwise the first of them
+ * told something takes its turn, past the ones above it.  One comparison when
  * nothing was told to anyone; otherwise a look at each of those schedulers' news_at.  The
  * activation's own news comes before its record, and the notice that a scheduler woke
  * when it got the CPU (wake_up_as) does not count: that one's turn runs now, and its
@@ -753,7 +754,7 @@ activate(struct comp *s)
 	if (preempts(e, cur, &k)) {
 		/* Preempting nothing (the thread that ran ended, or the CPU idled), it keeps
 		 * the record of an activation before, if its turns since left it: nothing
-		 * below has had a turn since but by news, which resumable_past looks at. */
+		 * below has had a turn since but by news, which past_quiet looks at. */
 		if (cur) {
 			e->preempted = cur;
 			e->preempted_gen = cur->gen;
@@ -890,9 +891,17 @@ woke_later(struct comp *p, int look)
 /*
  * s has something to do (its timer is due, a frame arrived).  Its event thread runs at
  * once if the published priorities say it outranks what runs now, whatever its depth: no
- * scheduler in between is involved.  Its
- * parent is told either way (HR_KEV_WAKE), quietly if s got the CPU, and otherwise woken
- * too, so that someone who may run s decides about it now.
+ * scheduler in between is involved.  Its parent, if it was told that s idled, is told
+ * that s woke (HR_KEV_WAKE), quietly if s got the CPU; if s did not, the parent is woken
+ * too, so that someone who may run s decides about it now.  Not told is a parent that
+ * decided knowing s runnable: it will not hear that s idled (!s->notice.idle), and it has
+ * nothing unread (!evt_pending: its turn, begun or to come, read every notice before, and
+ * a notice since would have set it).  Its wake of s would change nothing
+ * (rm/schedcore.c), and the notice, news, would only cost it a turn before the thread it
+ * runs below can resume (past_quiet: the preempt figure's maximum at depth 16).  One with
+ * something unread is told: it may have decided while s idled, and this news makes it
+ * decide again rather than be resumed past (image test-wake-parked: a leaf whose event
+ * thread resumed its parent's thread when its task slept, told nobody that it idled).
  */
 static inline __attribute__((always_inline)) void
 wake_up_as(struct comp *s, int traced)
@@ -905,7 +914,8 @@ wake_up_as(struct comp *s, int traced)
 	while (traced ? (trace_activate(s), !(s->evt && cur == s->evt)) : !activate(s)) {
 		if (!(p = s->parent))
 			return;
-		notice_as(s, HR_KEV_WAKE, traced, 0);
+		if (p->evt_pending || s->notice.idle)
+			notice_as(s, HR_KEV_WAKE, traced, 0);
 		/* Nor is the parent woken when it would not choose s over what runs now (s's
 		 * c^s does not outrank it where they differ): it reads the notice when it next
 		 * runs.  Otherwise a child that sleeps a microsecond at a time would run its
@@ -920,7 +930,8 @@ wake_up_as(struct comp *s, int traced)
 	/* s's event thread got the CPU (what the figures measure): its parent is told quietly */
 	if (!(p = s->parent))
 		return;
-	notice_as(s, HR_KEV_WAKE, traced, 1);
+	if (p->evt_pending || s->notice.idle)
+		notice_as(s, HR_KEV_WAKE, traced, 1);
 	if (p->notice.idle)
 		woke_later(p, 0); /* cur is below: nothing to tell now */
 }
@@ -1023,70 +1034,107 @@ preempted_ready(const struct thd *e)
 	return p && p->gen == e->preempted_gen && p->state == HR_TS_READY;
 }
 
-/* Has nothing been told to the schedulers on p's path from depth `from` down to its own
- * since news_gen was stamp?  Looked at only when news_gen has moved since: a load and a
- * compare a level, where each level it lets pass spares a scheduler's turn (about a
- * thousand instructions). */
+/* The depth of the first scheduler on p's path from depth `from` down to its own that has
+ * been told something since news_gen was stamp; p->depth + 1 if none has.  Looked at only
+ * when news_gen has moved since: a load and a compare a level, where each level it passes
+ * spares a scheduler's turn (about a thousand instructions). */
 static int
-quiet_since(const struct thd *p, int from, uint32_t stamp)
+first_told(const struct thd *p, int from, uint32_t stamp)
 {
-	for (int i = from; i <= p->depth; i++)
-		if ((int32_t) (p->chain[i]->news_at - stamp) > 0)
-			return 0;
-	return 1;
+	int i = from;
+
+	while (i <= p->depth && (int32_t) (p->chain[i]->news_at - stamp) <= 0)
+		i++;
+	return i;
 }
 
-/* May t's activation's preempted thread p, still there (the caller looked: preempted_ready),
- * resume now past the schedulers on its path from depth `from` down, without their turns?
- * Each would choose it again: none of them has been told anything since the activation and
- * none holds its child on p's path. */
-static int
-resumable_past(const struct thd *t, int from)
+/*
+ * Where t's activation's preempted thread p, still there (the caller looked:
+ * preempted_ready), goes on past the schedulers on its path from depth `from` down, none of
+ * which holds its child on p's path, without their turns.  If none has been told anything
+ * since the activation, each would choose p again: p.  Otherwise the first that has, s
+ * below `from`, takes its turn: its event thread (s's c^s, as its parent would dispatch it)
+ * runs, with p as its record, as if its news had activated it; each one above would only
+ * dispatch its child on p's path again.  Before, every level from `from` took a turn, and
+ * the levels opened apart (preempt-d16's maximum: a timer of the innermost scheduler that
+ * fired while a thread of the root ran).  NULL: the scheduler at `from` takes its turn.
+ */
+static struct thd *
+past_quiet(struct thd *t, int from)
 {
-	const struct thd *p = t->preempted;
+	struct thd *p = t->preempted, *e;
+	struct comp *s;
+	int at, waited;
 
-	return may_run(p, from) &&
-	       (t->preempted_news == news_gen || quiet_since(p, from, t->preempted_news));
+	if (!may_run(p, from))
+		return 0;
+	if (t->preempted_news == news_gen ||
+	    (at = first_told(p, from, t->preempted_news)) > p->depth)
+		return p;
+	s = p->chain[at];
+	e = s->evt;
+	if (at == from || !e || e == p || s->cs != e || s->pevt)
+		return 0;
+	/* One woken that did not get the CPU is ready, its turn not begun.  One that holds a
+	 * record of another thread (it may be in its turn, preempted) keeps it, and is not
+	 * passed to; a record of p is what it has kept since it last preempted p and then
+	 * dispatched it (a switch leaves the record: activate). */
+	waited = e->state == HR_TS_EVWAIT;
+	if (!(waited || (e->state == HR_TS_READY && (!preempted_ready(e) || e->preempted == p))) ||
+	    thd_prepare(e))
+		return 0;
+	if (waited) {
+		e->state = HR_TS_READY;
+		schedtree_publish(e);
+		s->evt_pending = 0; /* its turn reads what it was told */
+	}
+	e->preempted = p;
+	e->preempted_gen = p->gen;
+	e->preempted_news = news_gen;
+	return e;
 }
 
 /*
  * Event thread t, of s, dispatches x, the c^s of s's child c, whose scheduler waits with
  * nothing to read (no news, no events of s's for it: the caller's PEVT is not set).  If
  * t's activation preempted a thread p below c that may resume past c and the schedulers
- * under it (resumable_past), each of their turns would only choose it again: p runs at
- * once instead, without them.  Otherwise every level took a turn, a scheduler's whole
- * loop each, whenever a parent came back to a deep child after its own activation had
- * preempted it (eval/preempt.sh).  The record is the first such dispatch's, whichever
- * child it is for, and one that asks for the child's turn (turn) takes it too: that turn
- * decides below, unstamped, and t keeps its record across an activation that preempts
- * nothing (activate).  Returns the thread to dispatch: p, or x.
+ * under it (past_quiet), each of their turns would only choose it again: p runs at once
+ * instead, without them; if one of them below c has news, its event thread does.
+ * Otherwise every level took a turn, a scheduler's whole loop each, whenever a parent came
+ * back to a deep child after its own activation had preempted it (eval/preempt.sh).  The
+ * record is the first such dispatch's, whichever child it is for, and one that asks for
+ * the child's turn (turn) takes it too: that turn decides below, unstamped, and t keeps
+ * its record across an activation that preempts nothing (activate).  Returns the thread
+ * to dispatch: p, the event thread of a scheduler below c, or x.
  */
 struct thd *
 schedtree_through(struct thd *t, struct thd *x, uint64_t turn)
 {
 	struct comp *c = x->home;
-	struct thd *p = t->preempted;
+	struct thd *p = t->preempted, *y;
 	int past;
 
 	past = !turn && preempted_ready(t) && c && c->is_sched && c->cs == x && c->evt == x &&
 	       x->state == HR_TS_EVWAIT && !c->evt_pending && !c->pevt && p->depth >= c->depth &&
-	       p->chain[c->depth] == c && resumable_past(t, c->depth);
+	       p->chain[c->depth] == c;
+	y = past ? past_quiet(t, c->depth) : 0;
 	t->preempted = 0;
-	if (!past)
+	if (!y)
 		return x;
-	if (thd_prepare(p)) {
+	if (y == p && thd_prepare(p)) {
 		thd_free(p);
 		return x;
 	}
-	return p;
+	return y;
 }
 
 /*
  * What event thread t of s, about to wait, resumes (NULL: nothing).  The thread p its
  * activation preempted, if still there, unless it is s's to schedule and s published that
  * it may not run (a server out of budget: it waits for s, not for the next event).  If
- * resuming p would pass schedulers that may have something to decide (resumable_past),
- * not p: below s, the c^s of s's child on p's path, whose scheduler decides; elsewhere
+ * resuming p would pass schedulers that may have something to decide, the first of them
+ * that has news, if the ones above it have none (past_quiet); if that is the first, not
+ * p: below s, the c^s of s's child on p's path, whose scheduler decides; elsewhere
  * nothing, and the CPU goes back to an ancestor, whose turn dispatches down to p again.
  */
 static struct thd *
@@ -1102,8 +1150,10 @@ resumption(struct thd *t, struct comp *s)
 		return 0;
 	/* s's own passes nobody.  Elsewhere the schedulers from where t and p part count:
 	 * news to the one there (a wake-up t's side kept from running) may outrank p's side */
-	if (p->chain[p->depth] == s || resumable_past(t, own ? s->depth + 1 : diverge(t, p)))
+	if (p->chain[p->depth] == s)
 		return p;
+	if ((x = past_quiet(t, own ? s->depth + 1 : diverge(t, p))))
+		return x;
 	if (!own)
 		return 0;
 	x = p->chain[s->depth + 1]->cs;

@@ -1241,7 +1241,9 @@ TEST(an_activation_that_preempts_nothing_keeps_the_record_of_the_one_before)
 	ei.state = HR_TS_EVWAIT, cur = 0;
 	schedtree_post(wr, exit);
 	CHECK(cur == &er && er.preempted == &ti);
-	CHECK(schedtree_through(&er, &eo, 0) == &eo); /* I had a turn: O decides */
+	/* I had a turn since, O none: I decides again, past O (which would only choose I) */
+	CHECK(schedtree_through(&er, &eo, 0) == &ei);
+	CHECK(ei.preempted == &ti && eo.state == HR_TS_EVWAIT);
 	cur = 0;
 }
 
@@ -1257,16 +1259,84 @@ TEST(a_switch_that_asks_for_the_child_s_turn_takes_the_record)
 	cur = 0;
 }
 
-TEST(news_below_since_the_activation_makes_the_parent_dispatch_the_child_s_scheduler)
+/* I had idled, and O dispatched a task of its own (to) when R's event thread took the CPU
+ * from it: the shape of image test-wake-parked. */
+static struct thd to;
+
+static void
+root_preempts_o_task(void)
 {
-	root_preempts_i_task();
+	wtree();
+	ei.state = HR_TS_READY;
+	cur = &ei;
+	CHECK_EQ(sys_event_wait(&ei), 1); /* I idles: O runs to hear of it */
+	CHECK(cur == &eo && wi->notice.idle);
+	to = (struct thd){ .id = 7, .depth = 1, .state = HR_TS_READY, .chain = { wr, wo } };
+	to.comp = to.home = wo;
+	eo.state = HR_TS_EVWAIT;
+	cur = &to;
+	wo->evt_pending = 0; /* O's turn read it */
+	schedtree_post(wr, (struct hr_kevent){ .type = HR_KEV_NET, .comp = wr->id });
+	CHECK(cur == &er && er.preempted == &to);
+}
+
+TEST(a_wake_told_to_a_scheduler_since_the_activation_makes_it_take_its_turn)
+{
+	root_preempts_o_task();
 	frame_for_i(); /* during R's turn: I cannot run now, O is told quietly */
 	CHECK(cur == &er && wo->evt_pending && eo.state == HR_TS_EVWAIT);
 	CHECK(schedtree_through(&er, &eo, 0) == &eo); /* O must read it (image test-wake-parked) */
+	cur = 0;
+}
+
+/* O decided with I idle (it runs to); I's timer then gave I the CPU, O told quietly, and
+ * I's event thread, its task asleep again, resumed to without telling O that I idled.
+ * R's event thread preempts to, and I wakes again: O, with that notice unread, must be
+ * told again (news), or R resumes to past O and I waits while to spins (image
+ * test-wake-parked, when a wake to a parent that would not hear its child idle was not
+ * told at all). */
+TEST(a_wake_to_a_parent_with_a_notice_unread_is_news_though_it_will_not_hear_an_idle)
+{
+	root_preempts_o_task();
+	cur = &to; /* R's turn over: to runs again */
+	er.state = HR_TS_EVWAIT, er.preempted = 0;
+	wreg[2].slot[to.id].prio = 20; /* less urgent in O than I */
+	frame_for_i();
+	CHECK(cur == &ei && ei.preempted == &to && wo->evt_pending && !wi->notice.idle);
+	ei.state = HR_TS_READY;
+	CHECK_EQ(sys_event_wait(&ei), 1);
+	CHECK(cur == &to); /* resumed, O not told that I idles */
+	schedtree_post(wr, (struct hr_kevent){ .type = HR_KEV_NET, .comp = wr->id });
+	CHECK(cur == &er && er.preempted == &to);
+	frame_for_i();
+	CHECK(cur == &er && ei.state == HR_TS_READY);
+	CHECK_EQ(sys_event_wait(&er), 1); /* R's turn is over */
+	CHECK(cur == &eo);		  /* O decides */
+	cur = 0;
+}
+
+/* News for I alone (O never heard I idle, so I's wake is no news to O): I's scheduler
+ * takes its turn at once, with R's record, and O none.  So does the innermost of sixteen
+ * levels whose timer fired while a thread of the root ran (eval/preempt.sh). */
+TEST(news_below_since_the_activation_gives_the_first_scheduler_told_its_turn_past_the_rest)
+{
 	root_preempts_i_task();
-	schedtree_post(wi, (struct hr_kevent){ .type = HR_KEV_NET, .comp = wi->id });
+	frame_for_i();
 	CHECK(cur == &er && ei.state == HR_TS_READY && !wo->evt_pending); /* news at I only */
+	CHECK(schedtree_through(&er, &eo, 0) == &ei);
+	CHECK(ei.preempted == &ti && ei.preempted_gen == ti.gen && !er.preempted);
+	CHECK(eo.state == HR_TS_EVWAIT); /* O untouched */
+	root_preempts_i_task();
+	schedtree_timer(wi, 1); /* due */
+	schedtree_tick();
+	CHECK(cur == &er && ei.state == HR_TS_READY && !wo->evt_pending);
+	CHECK(schedtree_through(&er, &eo, 0) == &ei);
+	/* ... unless I's event thread is in its turn, preempted, with a record of its own */
+	root_preempts_i_task();
+	frame_for_i();
+	ei.preempted = &tu, ei.preempted_gen = tu.gen;
 	CHECK(schedtree_through(&er, &eo, 0) == &eo);
+	CHECK(ei.preempted == &tu);
 	cur = 0;
 }
 
@@ -1295,12 +1365,17 @@ TEST(a_child_with_events_from_its_parent_or_a_held_level_below_is_not_passed)
 	cur = 0;
 }
 
-TEST(an_event_thread_that_waits_after_news_below_resumes_through_the_child_s_scheduler)
+TEST(an_event_thread_that_waits_after_news_below_resumes_through_the_first_scheduler_told)
 {
 	root_preempts_i_task();
 	CHECK_EQ(sys_event_wait(&er), 1);
 	CHECK(cur == &ti); /* nothing new below: straight back */
 	root_preempts_i_task();
+	frame_for_i();
+	CHECK_EQ(sys_event_wait(&er), 1);
+	CHECK(cur == &ei && ei.preempted == &ti); /* I's turn reads the news, O passed */
+	CHECK(eo.state == HR_TS_EVWAIT);
+	root_preempts_o_task();
 	frame_for_i();
 	CHECK_EQ(sys_event_wait(&er), 1);
 	CHECK(cur == &eo && eo.state == HR_TS_READY); /* O's turn reads the news */
