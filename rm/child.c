@@ -59,6 +59,7 @@ child_retire(struct child *c)
 	init(c, was.name, was.type);
 	c->node = was.node;
 	c->restart = was.restart;
+	c->spent_before = was.spent_before;
 	c->down = 1;
 }
 

@@ -26,6 +26,7 @@ struct child {
 	int node;    /* its node in our descriptor: what it is rebuilt from */
 	struct ctor_child ctor;
 	long ent;		       /* scheduler entity, -1 once its thread is gone */
+	uint64_t spent_before;	       /* CPU its earlier lives were charged (hrtop's row) */
 	uint32_t next_cap;	       /* next slot we fill in its capability table */
 	long res_mem, res_cpu, res_io; /* the reservations its manifest entry declared (-1: none) */
 	uint64_t share_top;	       /* next free address of its shared region */
@@ -44,7 +45,8 @@ struct child {
 struct child *child_new(const char *name, enum desc_type type);
 void child_free(struct child *c);
 /* Everything c held is gone and forgotten: free its record, or, if it waits to be rebuilt
- * (c->restart.at), keep what rebuilding needs (name, id, node, restart) and mark it down. */
+ * (c->restart.at), keep what rebuilding needs (name, id, node, restart) and what its lives
+ * were charged (spent_before), and mark it down. */
 void child_retire(struct child *c);
 /* The live child whose component is comp, or NULL; in one step for a child found before
  * (every kernel event about a child asks). */

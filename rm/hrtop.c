@@ -124,6 +124,7 @@ child_row(struct toprow *r, const struct desc_node *d, struct child *c, uint64_t
 			      .period = period };
 	named(r, d->name, d->type == DESC_SUBSYSTEM ? d->policy : 0);
 	entity_row(r, child_live(c) ? c->ent : -1, now);
+	r->consumed += c->spent_before; /* every life's (child_gone) */
 	r->mem_used = child_live(c) ? mem(c->ctor.slot, HR_MI_USED) : 0;
 	r->mem_bound = child_live(c) ? mem(c->ctor.slot, HR_MI_BOUND) : 0;
 }

@@ -176,12 +176,17 @@ hr_child_restarted(const char *name, unsigned n)
 	(void) name, (void) n;
 }
 
-/* On the event thread: the child's kernel objects go now, its bookkeeping when we can. */
+/* On the event thread: the child's kernel objects go now, its bookkeeping when we can.
+ * What this life was charged is kept: its row counts every life, so that a rate between
+ * two looks across a restart is what both lives took (hrtop), not the new life's total
+ * against the old one's. */
 static void
 child_gone(struct child *c)
 {
-	if (c->ent >= 0)
+	if (c->ent >= 0) {
+		c->spent_before += sched_consumed(c->ent);
 		sched_remove(c->ent);
+	}
 	c->ent = -1;
 	ctor_destroy(&c->ctor);
 	events_forget(c);

@@ -108,7 +108,7 @@ toprow_share(const struct toprow *rows, unsigned i, const struct toprow *prev, u
 		    strcmp(parent_name(prev, j), up))
 			continue;
 		if (r->at <= p->at || r->consumed < p->consumed)
-			return -1; /* the same sample, or a restarted child counting again */
+			return -1; /* the same sample, or a counter that went back (a claim) */
 		return toprow_pct(r->consumed - p->consumed, r->at - p->at);
 	}
 	return -1;

@@ -101,8 +101,10 @@ TEST(child_retire_keeps_a_child_to_rebuild_out_of_the_index)
 	a = built("a", 11);
 	CHECK(child_by_comp(11) == a);
 	a->restart.at = 100; /* waits to be rebuilt */
+	a->spent_before = 12345;
 	child_retire(a);
 	CHECK(a->down);
+	CHECK_EQ(a->spent_before, 12345); /* its row goes on counting every life */
 	CHECK(child_by_comp(11) == 0);
 	CHECK(child_by_name("a") == 0);
 	a->down = 0;

@@ -13,11 +13,14 @@
  * memory and kernel quotas as they were before the first fault; once it stayed down, the
  * root held what it held in crash's first backoff; rt and sibling kept their shares and
  * missed no period; crash's own window reads as gone (CPUWATCH_GONE), also while a later
- * life of it has the entity number its first had.
+ * life of it has the entity number its first had; and hrtop's row of crash counts every
+ * life, so its share between a look in the first life and one in a later life is known
+ * and within its server.
  */
 #include "rm/caps.h"
 #include "rm/cpuwatch.h"
 #include "rm/desc.h"
+#include "rm/hrtop.h"
 #include "rm/pages.h"
 #include "rm/parent.h"
 #include "rm/report.h"
@@ -25,6 +28,7 @@
 #include "rm/runtime.h"
 #include "rm/sched.h"
 #include "rm/subsys.h"
+#include "rm/toprow.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -195,6 +199,43 @@ report_shares(struct cpuwatch *w, unsigned n, uint64_t t0)
 	return fails;
 }
 
+/* hrtop's view of our subtree while crash lives its first life, and again in a later one */
+static struct toprow top_first[HRTOP_ROWS_MAX], top_later[HRTOP_ROWS_MAX];
+static unsigned ntop_first, ntop_later;
+
+/* A look of hrtop's when crash has a component: into the first view while it lives its
+ * first life (the last such look stays, after the first life's work), into the later one
+ * at the first look once it was restarted (the new life has done next to nothing yet).
+ * Read by its number alone, the later life's CPU would be less than the first view's. */
+static void
+top_look(void)
+{
+	if (subsys_entity(CRASH) < 0)
+		return;
+	if (!restarts)
+		ntop_first = hrtop_snapshot(top_first, HRTOP_ROWS_MAX);
+	else if (restarts && ntop_first && !ntop_later)
+		ntop_later = hrtop_snapshot(top_later, HRTOP_ROWS_MAX);
+}
+
+/* crash's row between the two views: its CPU over both lives (each child's row counts
+ * every life, child_gone), so a share known and within its 1/10 deferrable server, not
+ * the new life's total against the old one's (unknown, or any figure at all). */
+static int
+report_top(void)
+{
+	double share = -1;
+
+	for (unsigned i = 0; i < ntop_later; i++)
+		if (top_later[i].depth == 1 && !strcmp(top_later[i].name, CRASH))
+			share = toprow_share(top_later, i, top_first, ntop_first);
+	return !hr_report("restart_crash_row_counts_every_life",
+			  share >= 0 && share <= 10 + TOLERANCE,
+			  "hrtop's share of crash across its restart %.2f%% (views of %u and %u "
+			  "rows; want 0 .. %.0f%%)",
+			  share, ntop_first, ntop_later, 10 + TOLERANCE);
+}
+
 static void
 watch(void *arg)
 {
@@ -220,6 +261,7 @@ watch(void *arg)
 			later_lives_seen++;
 			later_lives_gone += cpuwatch_gone(crash);
 		}
+		top_look();
 	}
 	snap(&end);
 	fails = !hr_report("restart_a_later_life_is_not_the_first",
@@ -227,6 +269,7 @@ watch(void *arg)
 			   "%u of %u looks at a later life under the first's number saw it gone",
 			   later_lives_gone, later_lives_seen);
 	fails += report_shares(w, n, t0);
+	fails += report_top();
 	fails += report_restarts();
 	subsys_exit(fails);
 }
