@@ -115,6 +115,7 @@ static void
 child_row(struct toprow *r, const struct desc_node *d, struct child *c, uint64_t now)
 {
 	uint32_t kind, budget, period;
+	uint64_t before;
 
 	delegate_cpu_now(c, &kind, &budget, &period);
 	*r = (struct toprow){ .kind = d->type == DESC_SUBSYSTEM ? TOPROW_SUBSYSTEM
@@ -123,8 +124,15 @@ child_row(struct toprow *r, const struct desc_node *d, struct child *c, uint64_t
 			      .budget = budget,
 			      .period = period };
 	named(r, d->name, d->type == DESC_SUBSYSTEM ? d->policy : 0);
-	entity_row(r, child_live(c) ? c->ent : -1, now);
-	r->consumed += c->spent_before; /* every life's (child_gone) */
+	/* Every life's (child_gone).  From a task (hrtop_snapshot), our event thread may
+	 * retire a life between our reads (it preempts the task, never the other way round):
+	 * had it, the sum kept has moved, and the life's own CPU read before would count
+	 * twice.  On the event thread (hrtop_turn) nothing moves. */
+	do {
+		before = __atomic_load_n(&c->spent_before, __ATOMIC_ACQUIRE);
+		entity_row(r, child_live(c) ? c->ent : -1, now);
+	} while (before != __atomic_load_n(&c->spent_before, __ATOMIC_ACQUIRE));
+	r->consumed += before;
 	r->mem_used = child_live(c) ? mem(c->ctor.slot, HR_MI_USED) : 0;
 	r->mem_bound = child_live(c) ? mem(c->ctor.slot, HR_MI_BOUND) : 0;
 }
