@@ -151,7 +151,8 @@ schedtree_path(struct comp *c, const struct comp *parent)
 
 /* Charges not yet passed up to the owners' ancestors: an ancestor reads what it sees of a
  * child only when it runs, which takes a dispatch, and every dispatch passes them on first
- * (schedtree_owed_pay); so the interrupt path itself never walks the tree. */
+ * (schedtree_owed_pay, below the records it uses); so the interrupt path itself never
+ * walks the tree. */
 #define OWED_MAX 8
 static struct {
 	struct comp *s;
@@ -167,15 +168,6 @@ charge_up(struct comp *s, uint64_t tsc)
 {
 	for (struct comp *c = s; c->parent; c = c->parent)
 		c->up_slot->consumed += tsc;
-}
-
-void
-schedtree_owed_pay(void)
-{
-	for (unsigned i = 0; i < schedtree_acct.nowed; i++)
-		if (owed[i].s)
-			charge_up(owed[i].s, owed[i].tsc);
-	schedtree_acct.nowed = 0;
 }
 
 void
@@ -443,6 +435,18 @@ add_to_record(struct behind *b, unsigned r, uint64_t spent, uint64_t own)
 	b->k &= ~BEHIND_STALE;
 }
 
+/* The record of t's levels k + 1 .. upto, or -1 if none is. */
+static int
+record_of(const struct thd *t, int k, int upto)
+{
+	for (unsigned m = behind_used; m; m &= m - 1) {
+		const struct behind *b = &behind[__builtin_ctz(m)];
+		if (b->t == t && (b->k & ~BEHIND_STALE) == k && b->upto == upto)
+			return __builtin_ctz(m);
+	}
+	return -1;
+}
+
 /* fall_behind when some record is taken: from's own from k (two adds, and the levels caught
  * up alone since marked again), a free one, or, with every record taken, one caught up and
  * taken in turn (behind_evict), so that records of threads long gone from there do not
@@ -450,22 +454,66 @@ add_to_record(struct behind *b, unsigned r, uint64_t spent, uint64_t own)
 static __attribute__((noinline)) void
 fall_behind_beside(const struct thd *from, int k, int upto, uint64_t spent, uint64_t own)
 {
-	unsigned used = behind_used, r;
+	int mine = record_of(from, k, upto);
+	unsigned r;
 
-	for (unsigned m = used; m; m &= m - 1) {
-		struct behind *b = &behind[__builtin_ctz(m)];
-		if (b->t == from && (b->k & ~BEHIND_STALE) == k && b->upto == upto) {
-			add_to_record(b, (unsigned) __builtin_ctz(m), spent, own);
-			return;
-		}
+	if (mine >= 0) {
+		add_to_record(&behind[mine], (unsigned) mine, spent, own);
+		return;
 	}
-	r = (unsigned) __builtin_ctz(~used);
+	r = (unsigned) __builtin_ctz(~(unsigned) behind_used);
 	if (r >= BEHIND_MAX) {
 		r = behind_evict;
 		behind_evict = (behind_evict + 1) % BEHIND_MAX;
 		catch_up_record(r);
 	}
 	take_record(r, from, k, upto, spent, own);
+}
+
+/*
+ * What the schedulers between the root and s see of their child on s's path (levels 1 ..
+ * depth - 1 of s's event thread e, whose own level s saw at once: schedtree_charge) into a
+ * record of e's from level 0, the one it has or a free one: two adds a frame once its
+ * levels are marked, where charge_up writes a level each (3 instructions a level), as a
+ * subsystem deep down that receives frame after frame pays.  Level 0, the root's view, at
+ * once.  0 (nothing done) for s at depth 1, an event thread not s's own, or every record
+ * another's: a charge does not evict one.  Called while paying what is owed, at a dispatch:
+ * the thread dispatched then catches up the component it runs in if this marked it
+ * (thd_space; the fast switch, which tested the mark before, schedtree_owed_pay_into).
+ */
+static int
+charge_behind(struct comp *s, uint64_t tsc)
+{
+	const struct thd *e = s->evt;
+	int upto = s->depth - 1, r;
+
+	if (upto < 1 || !e || e->depth != s->depth || e->chain[e->depth] != s)
+		return 0;
+	if ((r = record_of(e, 0, upto)) >= 0)
+		add_to_record(&behind[r], (unsigned) r, tsc, 0);
+	else if ((r = __builtin_ctz(~(unsigned) behind_used)) < BEHIND_MAX)
+		take_record((unsigned) r, e, 0, upto, tsc, 0);
+	else
+		return 0;
+	e->chain[1]->up_slot->consumed += tsc;
+	return 1;
+}
+
+void
+schedtree_owed_pay(void)
+{
+	for (unsigned i = 0; i < schedtree_acct.nowed; i++)
+		if (owed[i].s && !charge_behind(owed[i].s, owed[i].tsc))
+			charge_up(owed[i].s, owed[i].tsc);
+	schedtree_acct.nowed = 0;
+}
+
+void
+schedtree_owed_pay_into(const struct comp *c)
+{
+	schedtree_owed_pay();
+	if (c->behind)
+		schedtree_catch_up_in(c);
 }
 
 /* close_together_below when record 0 is not from's from k: another record that is (two

@@ -88,9 +88,12 @@ struct schedtree_acct {
 extern struct schedtree_acct schedtree_acct;
 /* schedtree_upto[i]: the bits of levels 0 .. i (the fast switch's schedtree_opened) */
 extern const uint32_t schedtree_upto[HR_DEPTH_MAX + 1];
-/* Both keep every register (no_caller_saved_registers): the fast switch calls them from
+/* These keep every register (no_caller_saved_registers): the fast switch calls them from
  * assembly with every register in use (arch/x86_64/fastpath.S). */
 void schedtree_owed_pay(void) __attribute__((no_caller_saved_registers));
+/* schedtree_owed_pay, then c caught up if that marked it: the fast switch's, whose thread
+ * is about to run in c and which tested c's mark before (fastpath.S) */
+void schedtree_owed_pay_into(const struct comp *c) __attribute__((no_caller_saved_registers));
 void schedtree_woke_tell(unsigned depth) __attribute__((noinline, cold, no_caller_saved_registers));
 
 /* The last of the openings in mask that reached down to level i: levels j .. i opened at

@@ -779,7 +779,7 @@ TEST(a_close_of_another_thread_falls_behind_in_a_record_of_its_own)
  * for that close, and what the levels show once all are caught up is all xa ran. */
 TEST(with_every_record_taken_a_close_takes_one_in_turn)
 {
-	static struct thd p[4];
+	static struct thd p[4], e51;
 	uint64_t before;
 
 	preempt_tree();
@@ -800,10 +800,20 @@ TEST(with_every_record_taken_a_close_takes_one_in_turn)
 	CHECK(dreg[9].slot[csa.id].consumed > before);	   /* written: a record was caught up */
 	CHECK_EQ(comps[49].behind, 0xf);		   /* and taken again, from 8 */
 	CHECK_EQ(__builtin_popcount(comps[48].behind), 3); /* level 8: not from 8 */
+	/* a frame for 51, every record another's: its levels are written, no record evicted */
+	e51 = xa;
+	e51.id = 16;
+	comps[51].evt = &e51;
+	before = dreg[10].slot[csb.id].consumed;
+	schedtree_charge(&comps[51], 100);
+	schedtree_owed_pay();
+	CHECK_EQ(dreg[10].slot[csb.id].consumed, before + 100);
+	CHECK_EQ(dreg[11].slot[e51.id].consumed, 100);
+	CHECK_EQ(comps[49].behind, 0xf);
 	schedtree_catch_up();
 	CHECK(!comps[45].behind && !comps[51].behind); /* all four caught up */
-	CHECK_EQ(dreg[9].slot[csa.id].consumed, dreg[11].slot[xa.id].consumed);
-	CHECK_EQ(dreg[10].slot[csb.id].consumed, dreg[11].slot[xa.id].consumed);
+	CHECK_EQ(dreg[9].slot[csa.id].consumed, dreg[11].slot[xa.id].consumed + 100);
+	CHECK_EQ(dreg[10].slot[csb.id].consumed, dreg[11].slot[xa.id].consumed + 100);
 }
 
 /* A mark no record made (a kernel bug) is left for syscall_dispatch to report, and the
@@ -837,7 +847,9 @@ TEST(unmaking_a_scheduler_catches_up_the_levels_behind_first)
  * threads of the deep tree (xa, xb, xe, xc, 50's own at depth 10, x0, the root's, and xd,
  * 51's beside xa), and
  * between them a thread about to run in a random scheduler's component (catching up when
- * it is behind, as thd_enter does): what that component's region shows is the model's, and
+ * it is behind, as thd_enter does), and frames for 50, 51 and 52 charged to them and paid
+ * (their levels into records of their event threads, xc, xd and xb, while one is free):
+ * what that component's region shows is the model's, and
  * at the end, caught up, every region is.  The model keeps, for the running thread, when
  * each of its levels opened: a switch parting at k closes levels k and below of the one
  * that leaves and opens them for the one that comes.
@@ -881,6 +893,19 @@ model_switch(const struct thd *from, const struct thd *to)
 		model_open[i] = now;
 }
 
+/* The model of schedtree_charge(s, tsc) and the dispatch's pay after it: s's own view of its
+ * event thread, and each ancestor's of its child on the path. */
+static void
+model_charge(const struct comp *owner, uint64_t tsc)
+{
+	if (owner->evt)
+		model[owner->id - 40][owner->evt->id] += tsc;
+	for (const struct comp *c = owner; c->parent; c = c->parent)
+		for (int r = 0; r < 13 && c->up_slot != &schedtree_nobody; r++)
+			if (c->up_slot >= dreg[r].slot && c->up_slot < dreg[r].slot + HR_THD_MAX)
+				model[r][c->up_slot - dreg[r].slot] += tsc;
+}
+
 static int
 region_is_model(int r)
 {
@@ -904,12 +929,21 @@ TEST(what_each_component_reads_when_a_thread_runs_there_is_every_close_written_a
 	x0 = (struct thd){ .id = 14, .depth = 0, .chain = { xa.chain[0] } };
 	xd = xa; /* 51's other thread: between it and xa only their own level reopens */
 	xd.id = 15;
+	/* event threads, for frames' charges: 50's and 52's at depth 10, 51's at 11 */
+	comps[50].evt = &xc, comps[51].evt = &xd, comps[52].evt = &xb;
 	memset(model, 0, sizeof(model));
 	now = &xa;
 	schedtree_account(0, now, 0);
 	model_switch(0, now);
 	for (int step = 0; step < 2000; step++) {
 		seed = seed * 1103515245 + 12345;
+		if (seed >> 28 == 3) { /* a frame for 50, 51 or 52, paid as a dispatch would */
+			struct comp *owner = &comps[50 + (seed >> 16) % 3];
+			schedtree_charge(owner, 1 + (seed >> 8 & 0xff));
+			schedtree_owed_pay();
+			model_charge(owner, 1 + (seed >> 8 & 0xff));
+			continue;
+		}
 		if (seed >> 28 < 3) { /* a thread about to run in scheduler 40 + r's component */
 			int r = (int) (seed >> 16) % 13;
 			behind_seen += comps[40 + r].behind != 0;
@@ -1473,9 +1507,44 @@ TEST(frames_below_a_child_whose_cs_was_freed_charge_the_levels_above_it_and_not_
 	zreg[1].slot[ze[2].id].consumed = 7;
 	schedtree_charge(zc[3], 100);
 	schedtree_owed_pay();
+	CHECK_EQ(zreg[3].slot[ze[3].id].consumed, 100); /* Z3's own view, at once */
+	CHECK_EQ(zreg[0].slot[ze[1].id].consumed, 100); /* the root's view of Z1, at once */
+	CHECK_EQ(zreg[2].slot[ze[3].id].consumed, 0);	/* behind, Z1 and Z2 marked */
+	CHECK(zc[1]->behind && zc[2]->behind && !zc[3]->behind);
+	schedtree_catch_up_in(zc[2]);			/* a thread about to run in Z2 */
 	CHECK_EQ(zreg[2].slot[ze[3].id].consumed, 100); /* Z2's view of Z3 */
-	CHECK_EQ(zreg[1].slot[ze[2].id].consumed, 7);	/* untouched */
-	CHECK_EQ(zreg[0].slot[ze[1].id].consumed, 100); /* the root's view of Z1 */
+	schedtree_catch_up_in(zc[1]);
+	CHECK_EQ(zreg[1].slot[ze[2].id].consumed, 7); /* untouched */
+}
+
+/* Frame after frame for Z3 (net.c: deliver_charged): the levels between the root and Z3
+ * wait in one record of Z3's event thread, two adds a frame, and each shows all of them
+ * when a thread runs there.  Z1, one level down, has its one level written at once. */
+TEST(a_deep_subsystem_s_frames_wait_in_one_record_two_adds_a_frame)
+{
+	ztree();
+	schedtree_charge(zc[3], 100);
+	schedtree_owed_pay();
+	schedtree_charge(zc[3], 50);
+	schedtree_owed_pay();
+	CHECK_EQ(__builtin_popcount(zc[1]->behind), 1); /* one record */
+	CHECK_EQ(zc[1]->behind, zc[2]->behind);
+	CHECK_EQ(zreg[0].slot[ze[1].id].consumed, 150);
+	CHECK_EQ(zreg[1].slot[ze[2].id].consumed, 0);
+	schedtree_catch_up_in(zc[1]);
+	CHECK_EQ(zreg[1].slot[ze[2].id].consumed, 150);
+	CHECK(!zc[1]->behind && zc[2]->behind);
+	schedtree_charge(zc[3], 25); /* Z1, caught up alone, is owed again: marked again */
+	schedtree_owed_pay();
+	CHECK(zc[1]->behind);
+	schedtree_catch_up();
+	CHECK_EQ(zreg[1].slot[ze[2].id].consumed, 175);
+	CHECK_EQ(zreg[2].slot[ze[3].id].consumed, 175);
+	CHECK_EQ(zreg[0].slot[ze[1].id].consumed, 175);
+	schedtree_charge(zc[1], 10);
+	schedtree_owed_pay();
+	CHECK_EQ(zreg[0].slot[ze[1].id].consumed, 185);
+	CHECK(!zc[1]->behind);
 }
 
 /* Z3's event thread runs from an idle CPU (one opening, at the top), then Z2's: they part

@@ -247,10 +247,11 @@ sw\flagged\()_park:
 	jmp	98b
 	.endif
 sw\flagged\()_news:
-99:	lea	kstack_top(%rip), %rsp            /* schedtree_owed_pay */
-	cmpl	$0, schedtree_acct + A_NOWED(%rip)
-	je	1f
-	call	schedtree_owed_pay
+99:	lea	kstack_top(%rip), %rsp            /* schedtree_owed_pay_into(x's component): */
+	cmpl	$0, schedtree_acct + A_NOWED(%rip) /* a charge may mark the one whose mark */
+	je	1f                                /* was tested above */
+	mov	T_COMP(%r8), %rdi
+	call	schedtree_owed_pay_into
 1:	bt	%ecx, schedtree_acct + A_WOKE_MASK(%rip)
 	jnc	71b
 	mov	%ecx, %edi                        /* schedtree_woke_tell(x->depth) */
