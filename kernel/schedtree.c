@@ -23,6 +23,7 @@
 #include "kev.h"
 #include "ptq.h"
 #include "trace.h"
+#include "trap.h"
 
 struct region_page {
 	struct hr_sched_region r;
@@ -1274,20 +1275,42 @@ calm_again(const struct comp *s, uint64_t now)
 }
 
 /*
+ * The idle walk stands at a scheduler that idles with its child, which an interrupt let in
+ * (trap_point) finds: handled now (trap_drain), so that it waits for a level of the walk,
+ * not for its levels (eval/walk.sh).  If its thread has the CPU, the walk ends there: 1.
+ * Nothing is lost: the schedulers above only do not hear yet that the one below idled,
+ * and one that still believes it busy and dispatches it finds it idle in its turn, as it
+ * would without the walk.  Otherwise the walk goes on, its clock read again (*now), and
+ * the CPU idling at its top is not the steady state calm_again looks for (nor is the last
+ * one's: calm.from is cleared).
+ */
+static int
+walk_stops(uint64_t *now)
+{
+	trap_drain();
+	calm.from = 0; /* what it did is not what calm_again takes the levels to be */
+	*now = hw_tsc();
+	return cur != 0;
+}
+
+/*
  * Scheduler s idles.  Its parent hears HR_KEV_IDLE and takes a turn, which, when s was all
  * it had to run, only finds that it idles too, and so on up: a turn per level, each a
  * scheduler's whole loop (about 1100 instructions), during which a wake-up below waits, as
  * the kernel does not preempt a scheduler's turn for its descendants.  So a parent that
  * said s is all it has (idles_with) idles with s instead, its notice read on its next
- * turn, and its own parent hears that it idled: about 80 instructions a level, or none
- * when s idles again as before (calm_again).  Returns the ancestor to take a turn (NULL:
- * none, the CPU idles).
+ * turn, and its own parent hears that it idled: about 170 instructions a level, or none
+ * when s idles again as before (calm_again).  The kernel's one path as long as the tree is
+ * deep, it lets a pending interrupt in after each level (trap_point, walk_stops): a timer
+ * waits for a level, not for the walk.  Returns the ancestor to take a turn (NULL: none,
+ * the CPU idles, or an interrupt's thread runs: cur).
  */
 static struct comp *
 idle_up(struct comp *s)
 {
 	uint64_t now = hw_tsc(), until = UINT64_MAX;
 	struct comp *from = s, *p;
+	int stopped = 0;
 
 	if (calm_again(s, now)) {
 		notice(s, HR_KEV_IDLE);
@@ -1301,8 +1324,10 @@ idle_up(struct comp *s)
 		if (!with)
 			return p;
 		until = MIN(until, p->region->slot[s->cs->id].alone_until);
+		if (trap_point() && (stopped = 1, walk_stops(&now)))
+			return 0; /* cur runs */
 	}
-	if (!p) /* the top: everyone idles */
+	if (!p && !stopped) /* the top: everyone idles */
 		calm.from = from, calm.top = s, calm.until = until, news_mask = 0;
 	return p;
 }

@@ -15,6 +15,7 @@
 #include "schedtree.h"
 #include "net.h"
 #include "trace.h"
+#include "trap.h"
 
 static const char *const names[32] = {
 	"divide error",
@@ -64,6 +65,31 @@ fault_addr(uint64_t vec)
 	if (vec == 14)
 		__asm__ volatile("mov %%cr2, %0" : "=r"(a));
 	return a;
+}
+
+/* Interrupts let in at a preemption point and not yet handled (bit v: vector v), and
+ * whether the kernel stands at one (only there and in the idle loop are interrupts on). */
+static uint64_t latched;
+static uint8_t at_point;
+_Static_assert(HW_VECTORS <= 64, "latched: a bit a vector");
+
+int
+trap_point(void)
+{
+	at_point = 1;
+	hw_irq_window(); /* trap_kernel notes what comes in */
+	at_point = 0;
+	return latched != 0;
+}
+
+void
+trap_drain(void)
+{
+	while (latched) {
+		unsigned vec = (unsigned) __builtin_ctzll(latched);
+		latched &= latched - 1;
+		trace_irq(vec); /* trap_irq, traced or not */
+	}
 }
 
 void
@@ -160,7 +186,12 @@ trap_kernel(struct regs *r)
 {
 	assert(hw_kernel_flags_clean());
 	if (r->vector >= HW_IRQ_BASE && r->vector < HW_VECTORS) {
-		trace_irq((unsigned) r->vector); /* trap_irq, traced or not */
+		/* at a preemption point the path it stopped is halfway: noted, and handled
+		 * (acknowledged too) once that path stands still (trap_drain) */
+		if (at_point)
+			latched |= 1ull << r->vector;
+		else
+			trace_irq((unsigned) r->vector); /* trap_irq, traced or not */
 		return;
 	}
 	panic("kernel %s (vector %lu, error %lx) at ip %lx addr %lx",

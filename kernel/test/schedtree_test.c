@@ -12,6 +12,7 @@
 #include "ptq.h"
 #include "syscall.h"
 #include "trace.h"
+#include "trap.h"
 
 #include <setjmp.h>
 #include <stdlib.h>
@@ -150,6 +151,25 @@ void
 thd_stop(void)
 {
 	cur = 0;
+}
+/* kernel/trap.c's preemption points: an interrupt is pending from point number irq_at on
+ * (0: never); trap_drain handles it with irq_work */
+static unsigned points, irq_at, drained;
+static void (*irq_work)(void);
+int
+trap_point(void)
+{
+	points++;
+	return irq_at && points >= irq_at;
+}
+void
+trap_drain(void)
+{
+	if (!irq_at || points < irq_at)
+		return;
+	irq_at = 0;
+	drained++;
+	irq_work();
 }
 
 /* ---- helpers ------------------------------------------------------------------------------ */
@@ -1663,6 +1683,62 @@ TEST(a_root_woken_without_the_cpu_makes_the_next_idle_walk_to_it)
 	CHECK(cur == &ze[3] && ze[0].state == HR_TS_READY);
 	CHECK(idles(&ze[3]));
 	CHECK(resched_from == zc[0]);
+	cur = 0;
+}
+
+/* the interrupt of the walk test: a frame for the root, whose event thread outranks none */
+static void
+frame_for_z0(void)
+{
+	schedtree_notify(zc[0], (struct hr_kevent){ .type = HR_KEV_NET, .comp = zc[0]->id });
+}
+
+TEST(an_interrupt_pending_in_the_idle_walk_is_handled_at_the_next_level_and_ends_it)
+{
+	ztree();
+	z_alone();
+	z3_woken();
+	points = drained = 0;
+	irq_at = 1; /* it comes while Z2 is told that Z3 idled */
+	irq_work = frame_for_z0;
+	CHECK(!idles(&ze[3])); /* the frame's thread runs: the CPU does not idle */
+	CHECK_EQ(points, 1);
+	CHECK_EQ(drained, 1);
+	CHECK(cur == &ze[0]); /* on a CPU no thread held */
+	CHECK(told_idle(zc[2], zc[3]));
+	CHECK(ze[2].state == HR_TS_EVWAIT);   /* Z2 idles with Z3, no turn owed ... */
+	CHECK(!last_told_idle(zc[1], zc[2])); /* ... and Z1 does not hear of it yet */
+	cur = 0;
+}
+
+/* an interrupt whose thread does not get the CPU: the walk goes on to the top */
+static void
+nothing_runs(void)
+{
+}
+
+TEST(an_interrupt_in_the_idle_walk_that_runs_nothing_lets_it_go_on_once_a_level)
+{
+	ztree();
+	z_alone();
+	z3_woken();
+	points = drained = 0;
+	irq_at = 2; /* while Z1 is told that Z2 idled */
+	irq_work = nothing_runs;
+	CHECK(idles(&ze[3]) && resched_from == 0);
+	CHECK_EQ(points, 3); /* Z2, Z1, Z0 */
+	CHECK_EQ(drained, 1);
+	CHECK(last_told_idle(zc[0], zc[1]));
+	/* and the next idle walks again: what the interrupt did is not calm_again's picture;
+	 * the one after is calm again */
+	z3_woken();
+	points = 0;
+	CHECK(idles(&ze[3]) && resched_from == 0);
+	CHECK_EQ(points, 3);
+	z3_woken();
+	points = 0;
+	CHECK(idles(&ze[3]) && resched_from == 0);
+	CHECK_EQ(points, 0);
 	cur = 0;
 }
 

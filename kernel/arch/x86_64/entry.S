@@ -5,7 +5,8 @@
  * pushes onto its end, and interrupts from user mode arrive there too (TSS.rsp0, which
  * the syscall path reads).  Switching threads therefore copies no registers: C code changes
  * cur_frame and ret_to_user restores whatever frame is current.  The kernel itself runs on
- * one stack (kstack) with interrupts disabled; it is never preempted.
+ * one stack (kstack) with interrupts disabled; it is never preempted (a preemption point,
+ * trap.h, lets an interrupt in only to note it for the path to handle when it stops).
  */
 #include "asm.h"
 #include "../../abi/hr_syscall.h"
@@ -188,7 +189,7 @@ trap_common:
 	lea	kstack_top(%rip), %rsp            /* from user: frame is in the thread */
 	call	trap
 	jmp	ret_to_user
-2:	/* from kernel mode (only the idle loop enables interrupts): stay on this stack */
+2:	/* from kernel mode (the idle loop, or a preemption point: trap.h): stay on this stack */
 	mov	%rsp, %rbx
 	and	$-16, %rsp
 	call	trap_kernel

@@ -226,6 +226,16 @@ hw_kernel_flags_clean(void)
 	return !(f & HW_FLAGS_KERNEL_NEVER);
 }
 
+/* Let an interrupt that is pending in, here and nowhere else: the kernel runs with
+ * interrupts off, and a long path opens this window between two of its steps (a
+ * preemption point, trap.h).  STI holds interrupts off for one instruction more, hence the
+ * nop. */
+static inline void
+hw_irq_window(void)
+{
+	__asm__ volatile("sti; nop; cli" ::: "memory");
+}
+
 _Noreturn void hw_ret_to_user(void);
 _Noreturn void hw_idle(void);
 _Noreturn void hw_poweroff(int code);
