@@ -436,11 +436,25 @@ add_to_record(struct behind *b, unsigned r, uint64_t spent, uint64_t own)
 	b->k &= ~BEHIND_STALE;
 }
 
+/* Record b (bit r), of its thread's levels down to the one above its own, takes its own
+ * level too (a close of it preempted, after closes of it waiting or frame charges): marked,
+ * and owed what the record's own sum gets from here on, which is all of it (0 until now:
+ * every add to a record without the own level adds 0 to it).  So a thread that waits and
+ * is preempted by turns keeps one record, not two that evict each other's levels
+ * (eval/walk.sh). */
+static void
+own_level_joins(struct behind *b, unsigned r)
+{
+	b->t->chain[b->t->depth]->behind |= (uint8_t) (1u << r);
+	b->upto = b->t->depth;
+}
+
 /* t's levels k + 1 .. upto take spent (own, t's own level, when upto is its depth): into
  * the record that holds them (two adds, and the levels caught up alone since marked
- * again), a free one, or, with every record taken, one caught up and taken in turn
- * (behind_evict) if evict, so that records of threads long gone from there do not hold them
- * all.  0 if no record took them (every one taken, and not evict). */
+ * again; t's own level joins a record of the others), a free one, or, with every record
+ * taken, one caught up and taken in turn (behind_evict) if evict, so that records of
+ * threads long gone from there do not hold them all.  0 if no record took them (every one
+ * taken, and not evict). */
 static inline __attribute__((always_inline)) int
 behind_add(const struct thd *t, int k, int upto, uint64_t spent, uint64_t own, int evict)
 {
@@ -448,7 +462,10 @@ behind_add(const struct thd *t, int k, int upto, uint64_t spent, uint64_t own, i
 
 	for (unsigned m = behind_used; m; m &= m - 1) {
 		struct behind *b = &behind[__builtin_ctz(m)];
-		if (b->t == t && (b->k & ~BEHIND_STALE) == k && b->upto == upto) {
+		/* upto is t's depth or the one above (its own written at once) */
+		if (b->t == t && (b->k & ~BEHIND_STALE) == k) {
+			if (b->upto < upto)
+				own_level_joins(b, (unsigned) __builtin_ctz(m));
 			add_to_record(b, (unsigned) __builtin_ctz(m), spent, own);
 			return 1;
 		}

@@ -685,6 +685,32 @@ TEST(a_thread_that_waits_has_its_own_level_written_at_once)
 	CHECK_EQ(dreg[10].slot[csb.id].consumed, ran);
 }
 
+/* xa waits while xe runs: its own level is written at once and the levels between fall
+ * behind (a record down to level 10).  Preempted later (ready), xa falls behind from 8
+ * again with its own level too: that level joins the record it has (51 marked with the
+ * same bit), owed from there on only, rather than a second record from 8 that would
+ * evict another (eval/walk.sh). */
+TEST(a_thread_that_waits_and_then_is_preempted_keeps_one_record_its_own_level_joining)
+{
+	uint64_t ran, more;
+
+	preempt_tree();
+	xa.state = HR_TS_BLOCKED;
+	ran = preempt_xa(1);
+	CHECK_EQ(dreg[11].slot[xa.id].consumed, ran); /* its own at once */
+	CHECK(comps[50].behind == 1 && !comps[51].behind);
+	xa.state = HR_TS_READY;
+	more = preempt_xa(2);
+	CHECK_EQ(comps[49].behind, 1); /* one record */
+	CHECK_EQ(comps[51].behind, 1);
+	CHECK_EQ(dreg[11].slot[xa.id].consumed, ran); /* its own waits now */
+	schedtree_catch_up();
+	CHECK_EQ(dreg[11].slot[xa.id].consumed, ran + more);
+	CHECK_EQ(dreg[9].slot[csa.id].consumed, ran + more);
+	CHECK_EQ(dreg[10].slot[csb.id].consumed, ran + more);
+	CHECK(!comps[49].behind && !comps[51].behind);
+}
+
 /* xd, 51's other thread: a switch between xa and xd reopens their own level only, so when xe
  * preempts xa the levels above close with the time since the dispatch from the root and
  * xa's own with the time since xd gave it the CPU; both wait, each as its own sum. */
