@@ -8,7 +8,8 @@
  * In preempt-dD the root has the tasks and the innermost of the levels below has a
  * component of this program that runs `busy` (args "busy"): the root's wake-ups preempt it,
  * D levels down (eval/preempt.sh), and a task `tick` that has its scheduler take a turn at
- * every tick.
+ * every tick.  In walk-dD the root has only `probe`, and the innermost level only `tick`
+ * (eval/walk.sh).
  * A level ends when its child level does (the innermost exits when it has reported).
  * Prints, for its depth D, in instructions under QEMU -icount shift=0:
  *   bench alias depth=D ...       alias one page of ours into the child (the aliaser's call)
@@ -18,6 +19,8 @@
  *                                 scheduler: from A's call to B running (Fig. 4a)
  *   bench timer depth=D ...       from the time a high-priority thread slept until (the
  *                                 kernel's deadline interrupt) to it running (Fig. 5)
+ *   bench walk_timer depth=0 ...  (walk-dD, the root's) the same, due at every point of
+ *                                 the work the innermost level does at each tick
  */
 #include "rm/benchline.h"
 #include "rm/window.h"
@@ -226,6 +229,37 @@ tick(void *arg)
 	}
 }
 HR_TASK(tick);
+
+/*
+ * Highest priority, in the root of walk-dD (eval/walk.sh): how late a timer runs when it
+ * falls in the work the innermost level's `tick` brings at every tick (its turn, the task
+ * sleeping again, its scheduler idling and its ancestors hearing of it), D levels down.
+ * Sample i is due PROBE_STEP * i instructions after a tick (8,000 for the last), so the
+ * samples sweep that work from its start to well past its end: one landing in a kernel
+ * path that the interrupt waits for is late by what remains of it; user-level work is
+ * preempted at once.  arg: ticks to sleep first, while the levels are built.
+ */
+#define PROBE_N	   1000
+#define PROBE_STEP 8
+static uint64_t t_probe[PROBE_N];
+
+static void
+probe(void *arg)
+{
+	const volatile struct hr_kinfo *k = (const volatile struct hr_kinfo *) HR_VA_KINFO;
+	char depth[16];
+
+	sched_sleep(hr_tsc() + (uint64_t) (uintptr_t) arg * hr_tick_tsc());
+	for (int i = 0; i < PROBE_N; i++) {
+		uint64_t due = k->tick_at + hr_tick_tsc() + PROBE_STEP * (uint64_t) i;
+		sched_sleep(due);
+		t_probe[i] = hr_tsc() - due;
+	}
+	snprintf(depth, sizeof(depth), "depth=%u", hr_bootinfo()->depth);
+	bench_line("walk_timer", depth, t_probe, PROBE_N);
+	exit(0);
+}
+HR_TASK(probe);
 
 /* Our child level ended: so do we, even with a busy task still runnable. */
 void
