@@ -846,13 +846,24 @@ queue(struct comp *s, struct hr_kevent ev)
 	news_for(s);
 }
 
+/*
+ * What a notice is to the parent told (notice_as).  TOLD_NEWS: news (news_for).
+ * TOLD_RUNS: something to read, but not news against a thread resumed past it (c woke and
+ * its event thread runs: news_gen's reason).  TOLD_MOOT: neither, read at its next turn:
+ * it idles with c, and c idled (idle_up), which its turn would only find.  As news, that
+ * notice made every scheduler the walk passed take a turn when its parent next came back
+ * down the path (schedtree_through and past_quiet pass no scheduler with news): in
+ * walk-d16, a cascade of fifteen turns on every tick whose deep work the root's timer
+ * preempted (eval/walk.sh).
+ */
+enum told { TOLD_NEWS, TOLD_RUNS, TOLD_MOOT };
+
 /* Tell c's parent what c's scheduler is doing now (HR_KEV_IDLE, HR_KEV_WAKE), replacing
  * what it was told before and has not read yet (kev.h): never more than two entries.
  * Inline, so that a wake-up, on the path from an interrupt or a timer to the woken event
- * thread at depth >= 1, is a store (woke_word, woke_bit) and no call.  runs: c's event
- * thread got the CPU (news_gen does not count this one). */
+ * thread at depth >= 1, is a store (woke_word, woke_bit) and no call. */
 static inline __attribute__((always_inline)) void
-notice_as(struct comp *c, uint16_t type, int traced, int runs)
+notice_as(struct comp *c, uint16_t type, int traced, enum told how)
 {
 	struct comp *p = c->parent;
 
@@ -860,9 +871,9 @@ notice_as(struct comp *c, uint16_t type, int traced, int runs)
 		*c->woke_word |= c->woke_bit; /* kev_notice's store, worked out at promotion */
 	else
 		trace_kev_notice(&p->evq, p->region, &c->notice, type, c->id);
-	if (runs)
-		p->evt_pending = 1; /* c woke and its event thread runs: news_gen's reason */
-	else
+	if (how == TOLD_RUNS)
+		p->evt_pending = 1;
+	else if (how == TOLD_NEWS)
 		news_for(p);
 	news_mask |= p->depth_bit;
 	/* what p will believe of c once it reads its ring (a lost notice makes p resync and
@@ -876,7 +887,7 @@ notice_as(struct comp *c, uint16_t type, int traced, int runs)
 static inline __attribute__((always_inline)) void
 notice(struct comp *c, uint16_t type)
 {
-	notice_as(c, type, trace_on, 0);
+	notice_as(c, type, trace_on, TOLD_NEWS);
 }
 
 void
@@ -986,7 +997,7 @@ wake_up_as(struct comp *s, int traced)
 		if (!(p = s->parent))
 			return;
 		if (wake_is_news(s, p))
-			notice_as(s, HR_KEV_WAKE, traced, 0);
+			notice_as(s, HR_KEV_WAKE, traced, TOLD_NEWS);
 		/* Nor is the parent woken when it would not choose s over what runs now (s's
 		 * c^s does not outrank it where they differ): it reads the notice when it next
 		 * runs.  Otherwise a child that sleeps a microsecond at a time would run its
@@ -1002,7 +1013,7 @@ wake_up_as(struct comp *s, int traced)
 	if (!(p = s->parent))
 		return;
 	if (wake_is_news(s, p))
-		notice_as(s, HR_KEV_WAKE, traced, 1);
+		notice_as(s, HR_KEV_WAKE, traced, TOLD_RUNS);
 	if (p->notice.idle)
 		woke_later(p, 0); /* cur is below: nothing to tell now */
 }
@@ -1330,14 +1341,14 @@ idle_up(struct comp *s)
 	int stopped = 0;
 
 	if (calm_again(s, now)) {
-		notice(s, HR_KEV_IDLE);
-		schedtree_acct.woke_mask = 0; /* what was to be told is moot */
+		notice_as(s, HR_KEV_IDLE, trace_on, TOLD_MOOT); /* its parent idles with it */
+		schedtree_acct.woke_mask = 0;			/* what was to be told is moot */
 		news_mask = 0;
 		return 0;
 	}
 	for (; (p = s->parent) && p->is_sched; s = p) {
-		int with = idles_with(p, s, now); /* before the notice, which is news */
-		notice(s, HR_KEV_IDLE);
+		int with = idles_with(p, s, now); /* before the notice */
+		notice_as(s, HR_KEV_IDLE, trace_on, with ? TOLD_MOOT : TOLD_NEWS);
 		if (!with)
 			return p;
 		until = MIN(until, p->region->slot[s->cs->id].alone_until);

@@ -1689,6 +1689,34 @@ TEST(a_scheduler_that_idles_again_as_before_idles_the_cpu_without_walking_the_le
 	cur = 0;
 }
 
+/* The walk's notices to Z2, Z1 and Z0, which idle with their children, are to read at
+ * their next turns, and no news: when the path wakes and Z0, back from preempting Z3's
+ * event thread, comes down to Z1, Z1 and Z2 are passed, as neither has anything to
+ * decide.  As news they made Z1 take a turn there, and so every level below it
+ * (eval/walk.sh: fifteen turns a tick at depth 16). */
+TEST(the_walk_s_notice_to_a_parent_that_idles_with_its_child_is_no_news)
+{
+	uint32_t at[3];
+
+	ztree();
+	z_alone();
+	z3_woken();
+	for (int i = 0; i < 3; i++)
+		at[i] = zc[i]->news_at;
+	CHECK(idles(&ze[3]) && resched_from == 0);
+	for (int i = 0; i < 3; i++) {
+		CHECK(told_idle(zc[i], zc[i + 1])); /* to read ... */
+		CHECK(zc[i]->news_at == at[i]);	    /* ... no news */
+	}
+	CHECK(!zc[0]->evt_pending && !zc[1]->evt_pending); /* Z2's: Z3 woke with the CPU */
+	z3_woken();
+	zreg[0].slot[ze[1].id].prio = 10; /* Z0's event thread outranks Z1 */
+	schedtree_post(zc[0], (struct hr_kevent){ .type = HR_KEV_NET, .comp = zc[0]->id });
+	CHECK(cur == &ze[0] && ze[0].preempted == &ze[3]);
+	CHECK(schedtree_through(&ze[0], &ze[1], 0) == &ze[3]);
+	cur = 0;
+}
+
 TEST(a_scheduler_above_that_had_news_since_makes_the_next_idle_walk_to_it)
 {
 	z_idled_and_woken();
