@@ -969,13 +969,15 @@ woke_later(struct comp *p, int look)
  * (past_quiet: the preempt figure's maximum at depth 16).  One with something unread is
  * told: it may have decided while s idled, and this news makes it decide again rather
  * than be resumed past (image test-wake-parked: a leaf whose event thread resumed its
- * parent's thread when its task slept told nobody that it idled).  evt_pending is tested
- * first: 2 fewer on the busy timer.
+ * parent's thread when its task slept told nobody that it idled).  Both bytes are read and
+ * or-ed, one branch, the same cost whichever holds: tested in turn, the first tested cost
+ * the other's figure 2 (evt_pending first, the busy timer's; since the walk's notices are
+ * no news, the irq figure's parent has none, and notice.idle first cost the busy timer).
  */
 static inline __attribute__((always_inline)) int
 wake_is_news(const struct comp *s, const struct comp *p)
 {
-	return p->evt_pending || s->notice.idle;
+	return (p->evt_pending | s->notice.idle) != 0;
 }
 
 /*
