@@ -114,8 +114,11 @@ while read -r id label; do
 	echo "summary $label depth=$dn vs depth=$d0 ratio=$r"
 	[ -n "${DEPTH_TARGET:-}" ] && target "$label" "$dat" "$DEPTH_TARGET"
 	goals "$label" "$dat"
-	fig=median
-	[ "${DEPTH_CHECK:-median}" = max ] && fig=max c0=$x0 cn=$xn c1=$x1 || c0=$m0 cn=$mn c1=$m1
+	if [ "${DEPTH_CHECK:-median}" = max ]; then
+		fig=max c0=$x0 cn=$xn c1=$x1
+	else
+		fig=median c0=$m0 cn=$mn c1=$m1
+	fi
 	check "$label" "$fig depth=$dn vs depth=$d0" "$(ratio "$cn" "$c0")" "${DEPTH_ROOT_SLACK:-0.03}"
 	[ -n "$c1" ] && check "$label" "$fig depth=$dn vs depth=1" "$(ratio "$cn" "$c1")" \
 		"${DEPTH_FLAT_SLACK:-0.02}"

@@ -1354,8 +1354,11 @@ idle_up(struct comp *s)
 		if (!with)
 			return p;
 		until = MIN(until, p->region->slot[s->cs->id].alone_until);
-		if (trap_point() && (stopped = 1, walk_stops(&now)))
-			return 0; /* cur runs */
+		if (trap_point()) {
+			stopped = 1;
+			if (walk_stops(&now))
+				return 0; /* cur runs */
+		}
 	}
 	if (!p && !stopped) /* the top: everyone idles */
 		calm.from = from, calm.top = s, calm.until = until, news_mask = 0;
