@@ -194,13 +194,17 @@ schedtree_charge(struct comp *s, uint64_t tsc)
 static struct comp *woke_from;
 
 /* The last idle that reached the top (idle_up: the CPU idled, every scheduler above
- * calm.from idling with its child on calm.from's path, calm.top the root) and the earliest
- * alone_until that walk read.  news_mask: bit j, a scheduler at depth j has been told
+ * calm.from idling with its child on calm.from's path, calm.top the root), the earliest
+ * alone_until that walk read (until; below: but the top's), and dirty: bit j, the
+ * scheduler at depth j may have decided anew since, which no mask shows (the top idled
+ * alone: its own turns).  news_mask: bit j, a scheduler at depth j has been told
  * something since (notice, schedtree_post).  With them, calm.from idling again when
- * nothing else has happened idles the CPU without the walk (calm_again). */
+ * nothing else has happened idles the CPU without the walk (calm_again), and when some
+ * schedulers above may have changed, the walk starts at the deepest of them (calm_below). */
 static struct {
 	struct comp *from, *top;
-	uint64_t until;
+	uint64_t until, below;
+	uint32_t dirty;
 } calm;
 static uint32_t news_mask;
 
@@ -875,7 +879,8 @@ notice_as(struct comp *c, uint16_t type, int traced, enum told how)
 		p->evt_pending = 1;
 	else if (how == TOLD_NEWS)
 		news_for(p);
-	news_mask |= p->depth_bit;
+	if (how != TOLD_MOOT) /* the walk's own is what calm's picture holds of p */
+		news_mask |= p->depth_bit;
 	/* what p will believe of c once it reads its ring (a lost notice makes p resync and
 	 * wake every child: rm/subsys.c on_lost) */
 	c->notice.idle = type == HR_KEV_IDLE;
@@ -1286,9 +1291,9 @@ idles_with(const struct comp *p, const struct comp *c, uint64_t now)
  * waits to be told (woke_from, woke_mask: no thread above has run since); no scheduler
  * above p has been told anything (news_mask: notices, kernel events; an activation by
  * wake-up that did not get the CPU shows as a notice to the woken one's parent, but at the
- * root, whose event thread is looked at); and no word read then has lapsed (calm.until).
- * Every scheduler above p is then as that walk left it, idle with its child, believing p
- * idle: true again.
+ * root, whose event thread is looked at); the root has not idled alone since (calm.dirty:
+ * it took turns); and no word read then has lapsed (calm.until).  Every scheduler above p
+ * is then as that walk left it, idle with its child, believing p idle: true again.
  */
 static int
 calm_again(const struct comp *s, uint64_t now)
@@ -1296,7 +1301,7 @@ calm_again(const struct comp *s, uint64_t now)
 	const struct comp *p = s->parent;
 	uint32_t above;
 
-	if (s != calm.from || !p || !p->is_sched || !p->parent || now >= calm.until)
+	if (s != calm.from || !p || !p->is_sched || !p->parent || now >= calm.until || calm.dirty)
 		return 0;
 	above = p->depth_bit - 1;
 	return woke_from == p && schedtree_acct.woke_mask == above && !(news_mask & above) &&
@@ -1305,20 +1310,59 @@ calm_again(const struct comp *s, uint64_t now)
 }
 
 /*
- * The idle walk stands at a scheduler that idles with its child, which an interrupt let in
- * (trap_point) finds: handled now (trap_drain), so that it waits for a level of the walk,
+ * calm_again when some schedulers above p may have changed since that walk: the root,
+ * always (its turns and its timer show in no mask: a real-time task of the root's, run
+ * between two idles of a deep subsystem, is eval/walk.sh's case), and any at depth j
+ * told something since (news_mask bit j), or whose parent was (bit j - 1: the notice of
+ * its own wake, as a frame or a timer for it shows in no mask), or at whose depth a thread
+ * ran since s woke (a bit woke_mask lost).  Each scheduler below the deepest of them, j,
+ * is as the walk left it, by calm_again's reasons depth by depth: the walk goes on from
+ * the child at depth j + 1, past them, without writing again the notices they have not
+ * read (p is looked at, and told, as always).  So the walk costs the levels that changed
+ * and the ones above them, not the depth.  Their words are read together (calm.below:
+ * every level's but the top's), so one that lapsed since sends the next idle the whole
+ * way.  Returns the child at depth j + 1, *until the earliest word of the levels passed;
+ * NULL for the whole walk.
+ */
+static struct comp *
+calm_below(const struct comp *s, uint64_t now, uint64_t *until)
+{
+	const struct comp *p = s->parent;
+	uint32_t above, dirty;
+	int j;
+
+	if (s != calm.from || !p || !p->is_sched || !p->parent || now >= calm.below ||
+	    woke_from != p || !p->notice.idle)
+		return 0;
+	above = p->depth_bit - 1;
+	dirty = (calm.dirty | calm.top->depth_bit | news_mask | news_mask << 1 |
+		 ~schedtree_acct.woke_mask) &
+		above;
+	j = 31 - __builtin_clz(dirty); /* above holds the top's bit: not 0 */
+	if (j + 1 >= (int) p->depth || !idles_with(p, s, now))
+		return 0;
+	*until = MIN(calm.below, p->region->slot[s->cs->id].alone_until);
+	return path_at(s, (unsigned) j + 1);
+}
+
+/*
+ * The idle walk stands at a scheduler that idles with its child: a pending interrupt is let
+ * in (trap_point) and handled now (trap_drain), so that it waits for a level of the walk,
  * not for its levels (eval/walk.sh).  If its thread has the CPU, the walk ends there: 1.
  * Nothing is lost: the schedulers above only do not hear yet that the one below idled,
  * and one that still believes it busy and dispatches it finds it idle in its turn, as it
  * would without the walk.  Otherwise the walk goes on, its clock read again (*now), and
- * the CPU idling at its top is not the steady state calm_again looks for (nor is the last
- * one's: calm.from is cleared).
+ * the CPU idling at its top is not a new picture for calm (*stopped: what the interrupt
+ * told the levels passed shows in the masks that its reset would clear).  The last one
+ * holds still: the levels the walk passed are as it holds them, their notices no news.
  */
-static int
-walk_stops(uint64_t *now)
+static inline __attribute__((always_inline)) int
+walk_point(uint64_t *now, int *stopped)
 {
+	if (!trap_point())
+		return 0;
+	*stopped = 1;
 	trap_drain();
-	calm.from = 0; /* what it did is not what calm_again takes the levels to be */
 	*now = hw_tsc();
 	return cur != 0;
 }
@@ -1330,23 +1374,39 @@ walk_stops(uint64_t *now)
  * the kernel does not preempt a scheduler's turn for its descendants.  So a parent that
  * said s is all it has (idles_with) idles with s instead, its notice read on its next
  * turn, and its own parent hears that it idled: about 170 instructions a level, or none
- * when s idles again as before (calm_again).  The kernel's one path as long as the tree is
- * deep, it lets a pending interrupt in after each level (trap_point, walk_stops): a timer
- * waits for a level, not for the walk.  Returns the ancestor to take a turn (NULL: none,
- * the CPU idles, or an interrupt's thread runs: cur).
+ * when s idles again as before (calm_again), or only from the deepest level that changed
+ * since (calm_below: the root's, when a task of its own ran between).  When it walks them
+ * all, the kernel's one path as long as the tree is deep, it lets a pending interrupt in
+ * after each level (walk_point): a timer waits for a level, not for the walk.  Returns
+ * the ancestor to take a turn (NULL: none, the CPU idles, or an interrupt's thread runs:
+ * cur).  The top idling alone walks nothing; its turns are news no mask shows (dirty).
  */
 static struct comp *
 idle_up(struct comp *s)
 {
-	uint64_t now = hw_tsc(), until = UINT64_MAX;
-	struct comp *from = s, *p;
+	uint64_t now = hw_tsc(), until = UINT64_MAX, below = UINT64_MAX;
+	struct comp *from = s, *p, *on;
 	int stopped = 0;
 
+	if (!s->parent) { /* the top idles alone: nothing to walk, but it decided anew */
+		calm.dirty |= s->depth_bit;
+		return 0;
+	}
 	if (calm_again(s, now)) {
 		notice_as(s, HR_KEV_IDLE, trace_on, TOLD_MOOT); /* its parent idles with it */
 		schedtree_acct.woke_mask = 0;			/* what was to be told is moot */
 		news_mask = 0;
 		return 0;
+	}
+	if ((on = calm_below(s, now, &until))) {
+		notice_as(s, HR_KEV_IDLE, trace_on, TOLD_MOOT);
+		schedtree_acct.woke_mask = 0; /* moot too: the walk tells the levels above */
+		s = on;
+		below = until;
+		if (walk_point(&now, &stopped))
+			return 0; /* cur runs */
+	} else if (calm.from != from) {
+		calm.from = 0; /* its notices are not news: that picture is gone */
 	}
 	for (; (p = s->parent) && p->is_sched; s = p) {
 		int with = idles_with(p, s, now); /* before the notice */
@@ -1354,14 +1414,15 @@ idle_up(struct comp *s)
 		if (!with)
 			return p;
 		until = MIN(until, p->region->slot[s->cs->id].alone_until);
-		if (trap_point()) {
-			stopped = 1;
-			if (walk_stops(&now))
-				return 0; /* cur runs */
-		}
+		if (p->parent)
+			below = until;
+		if (walk_point(&now, &stopped))
+			return 0; /* cur runs */
 	}
-	if (!p && !stopped) /* the top: everyone idles */
-		calm.from = from, calm.top = s, calm.until = until, news_mask = 0;
+	if (!p && !stopped) { /* the top: everyone idles */
+		calm = (typeof(calm)){ from, s, until, below, 0 };
+		news_mask = 0;
+	}
 	return p;
 }
 

@@ -1493,7 +1493,9 @@ static struct comp *zc[4];
 static void
 ztree(void)
 {
-	schedtree_catch_up(); /* nothing behind from the test before */
+	schedtree_catch_up();		      /* nothing behind from the test before */
+	for (int i = 3; i >= 0 && zc[i]; i--) /* the last test's tree goes, as in the kernel, */
+		schedtree_unmake(zc[i]);      /* and what the kernel kept of it (calm) */
 	memset(zreg, 0, sizeof(zreg));
 	for (int i = 0; i < 4; i++) {
 		zc[i] = &comps[30 + i];
@@ -1740,6 +1742,94 @@ TEST(a_root_woken_without_the_cpu_makes_the_next_idle_walk_to_it)
 	cur = 0;
 }
 
+/* After z_idled_and_woken's first walk (three levels: a point each), a frame wakes the
+ * root on the idle CPU, whose turn reads its ring and idles it alone; then Z3 is woken
+ * again and has the CPU: a real-time task of the root's, run between two idles of a deep
+ * subsystem (eval/walk.sh). */
+static void
+z_root_turn_between(void)
+{
+	ztree();
+	z_alone();
+	z3_woken();
+	points = 0;
+	CHECK(idles(&ze[3]) && resched_from == 0);
+	CHECK_EQ(points, 3);
+	schedtree_notify(zc[0], (struct hr_kevent){ .type = HR_KEV_NET, .comp = zc[0]->id });
+	CHECK(cur == &ze[0]);
+	zreg[0].ev_tail = zreg[0].ev_head; /* its turn reads the ring */
+	CHECK(idles(&ze[0]) && resched_from == 0);
+	z3_woken();
+}
+
+TEST(a_root_that_took_its_turns_since_the_walk_is_walked_to_again_past_the_levels_below)
+{
+	z_root_turn_between();
+	/* Z1 has not read that Z2 idled; a walk would look at it again: blank it to see */
+	zreg[1].ev[(zreg[1].ev_head - 1) % HR_KEV_RING].type = 0;
+	points = 0;
+	CHECK(idles(&ze[3]) && resched_from == 0);
+	CHECK_EQ(points, 2);		      /* Z2's level and Z0's: Z1 is passed ... */
+	CHECK(!last_told_idle(zc[1], zc[2])); /* ... and not told again */
+	CHECK(last_told_idle(zc[2], zc[3]));  /* Z2 is told, as always, */
+	CHECK(told_idle(zc[0], zc[1]));	      /* and Z0, the level that changed */
+	/* the next idle is calm again: nothing walked */
+	z3_woken();
+	points = 0;
+	CHECK(idles(&ze[3]) && resched_from == 0);
+	CHECK_EQ(points, 0);
+	cur = 0;
+}
+
+/* Passing Z1 when it has an event unread would leave it there: its wake's notice to Z0 is
+ * about Z1, which Z0 would idle with. */
+TEST(a_level_below_the_root_that_had_news_since_is_walked_to_though_the_root_changed_too)
+{
+	z_root_turn_between();
+	z_event_thread_below_child(1); /* an event for Z1 does not take the CPU */
+	schedtree_post(zc[1], (struct hr_kevent){ .type = HR_KEV_NET, .comp = zc[1]->id });
+	CHECK(cur == &ze[3] && ze[1].state == HR_TS_READY);
+	CHECK(idles(&ze[3]));
+	CHECK(resched_from == zc[1]); /* Z1 runs its turn */
+	cur = 0;
+}
+
+/* A frame for Z1 that does not take the CPU shows in no mask at Z1's depth (a kernel
+ * event is no notice), only in the notice of its wake to Z0, which is about Z1: passing
+ * Z1 would idle Z0 with it, Z1's event thread ready and never run. */
+TEST(a_frame_below_the_root_since_the_walk_is_walked_to_though_it_shows_only_above_it)
+{
+	z_root_turn_between();
+	z_event_thread_below_child(1);
+	schedtree_notify(zc[1], (struct hr_kevent){ .type = HR_KEV_NET, .comp = zc[1]->id });
+	CHECK(cur == &ze[3] && ze[1].state == HR_TS_READY);
+	CHECK(idles(&ze[3]));
+	CHECK(resched_from == zc[1]);
+	cur = 0;
+}
+
+/* A word of a level passed that has lapsed since sends the idle the whole way. */
+TEST(a_word_below_the_root_that_lapsed_since_the_walk_sends_the_next_the_whole_way)
+{
+	uint64_t soon;
+
+	ztree();
+	z_alone();
+	z3_woken();
+	soon = hw_tsc() + 100000000; /* some 30 ms: long past the walk, whatever the load */
+	zreg[1].slot[ze[2].id].alone_until = soon; /* Z1: Z2 is all it has, for a while */
+	CHECK(idles(&ze[3]) && resched_from == 0);
+	schedtree_notify(zc[0], (struct hr_kevent){ .type = HR_KEV_NET, .comp = zc[0]->id });
+	zreg[0].ev_tail = zreg[0].ev_head;
+	CHECK(idles(&ze[0]) && resched_from == 0);
+	z3_woken();
+	while (hw_tsc() <= soon)
+		;
+	CHECK(!idles(&ze[3]));
+	CHECK(cur == &ze[1]); /* Z1 looks again */
+	cur = 0;
+}
+
 /* the interrupt of the walk test: a frame for the root, whose event thread outranks none */
 static void
 frame_for_z0(void)
@@ -1793,6 +1883,27 @@ TEST(an_interrupt_in_the_idle_walk_that_runs_nothing_lets_it_go_on_once_a_level)
 	points = 0;
 	CHECK(idles(&ze[3]) && resched_from == 0);
 	CHECK_EQ(points, 0);
+	cur = 0;
+}
+
+/* After a root's turn between (z_root_turn_between), the root's timer stops the walk
+ * after Z2's level (its thread runs), and its turn idles it alone again.  The levels the
+ * walk passed are as the last picture holds them: the next idle walks Z2's and the root's
+ * levels again, not Z1's. */
+TEST(a_walk_stopped_by_the_root_s_timer_keeps_the_picture_the_next_walk_passes_the_same)
+{
+	z_root_turn_between();
+	points = drained = 0;
+	irq_at = 1;
+	irq_work = frame_for_z0;
+	CHECK(!idles(&ze[3]) && cur == &ze[0]);
+	CHECK_EQ(drained, 1);
+	zreg[0].ev_tail = zreg[0].ev_head;
+	CHECK(idles(&ze[0]) && resched_from == 0);
+	z3_woken();
+	points = 0;
+	CHECK(idles(&ze[3]) && resched_from == 0);
+	CHECK_EQ(points, 2); /* Z2's and Z0's */
 	cur = 0;
 }
 
