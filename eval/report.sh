@@ -26,7 +26,7 @@ web|HTTP connections per virtual second to the web server (lwIP) in the subsyste
 util|each reservation's share of the CPU in image rtmix: hard servers of 4/25, 3/20 and 1/10 ticks under EDF beside a best-effort subsystem in a deferrable server of budget 4 whose period goes from 8 to 16 to 32 ticks|Fig. 6, the same reservations with a web server as the best-effort subsystem: every share stays at its reservation in every phase
 soak|each hard real-time reservation's share and missed periods while four children make a million random system calls and a rogue child invokes its parent at random|none: it tests isolation (goals G2 and G3) under attack
 servers|the worst response of a low-priority job beside a 2/10 server whose work arrives at each phase of its period, for the deferrable (ds) and the sporadic (fprr) server, on a fake CPU|none: the classic deferrable against sporadic server comparison (Sprunt, Sha and Lehoczky)
-perf|this run's medians of micro, depth, depth-busy (its timer and event), irq and preempt (its timer) against eval/expected.txt, within 2% either way|none: the regression check
+perf|this run's medians of micro, depth, depth-busy (its timer and event), irq, preempt (its timer) and walk against eval/expected.txt, within 2% either way|none: the regression check
 linux|the same operations on Linux (eval/linux/lbench.c as /init; for irq, eval/linux/lirq.c: a datagram from a second card to a process blocked in recvfrom, from the e1000 interrupt handler's entry) in the same QEMU, as medians against HiRES's|section IV: an invocation 0.815 µs against a Linux pipe's 10.305 µs (0.079); Fig. 4 (a) and (c) put Linux's pthread event and mmap/munmap beside HiRES"
 
 # The paper's results no experiment measures (yet): "name|the paper's result".
