@@ -660,7 +660,7 @@ schedtree_account(struct thd *from, struct thd *to, int level)
 		return;
 	/* a scheduler at to's depth may run now: what it is to be told first */
 	if (__builtin_expect(schedtree_acct.woke_mask >> to->depth & 1, 0))
-		schedtree_woke_tell(to->depth);
+		schedtree_woke_tell(to);
 	schedtree_open(k, now); /* levels k .. to->depth: one stamp, whatever the depth */
 }
 
@@ -914,16 +914,17 @@ schedtree_post(struct comp *s, struct hr_kevent ev)
  * READY for ever once that sibling ends; web-depth-d2, image test-wake-depth).  So each
  * ancestor told it idled is told it woke, up to the first whose parent already sees it
  * runnable: one notice per level that idled (its HR_KEV_IDLE paid for it).  A parent reads
- * its ring only when its event thread runs, which takes the dispatch of a thread at its
- * depth: each notice waits for that (schedtree_account, fastpath.S), one per dispatch.  So
+ * its ring only when its event thread runs, which takes the dispatch of a thread of its own,
+ * at its depth: each notice waits for that (schedtree_account, fastpath.S), one per
+ * dispatch (schedtree_woke_tell).  So
  * the path from an interrupt to the woken thread stays the same at any depth (the timer
  * and irq figures), and no dispatch walks the levels either: a root woken by its own timer
  * hears of its child only, and the levels between, if it dispatches down to them, each as
  * it is reached.  Should p idle again first, what is left is moot (its HR_KEV_IDLE is the
  * truth again, notice).
  */
-void
-schedtree_woke_tell(unsigned depth)
+static void
+woke_tell_at(unsigned depth)
 {
 	struct comp *a = woke_from;
 	unsigned d = depth + 1;
@@ -938,12 +939,28 @@ schedtree_woke_tell(unsigned depth)
 		notice(a, HR_KEV_WAKE);
 }
 
+/* x, a thread at a depth whose bit is set, is about to run: its scheduler hears what it is
+ * to be told if it is the one on the wake's path.  A scheduler beside the path at that
+ * depth is not, and the notice waits for the path's own: told to it when a sibling's thread
+ * ran, it gave the path's scheduler news, which its parent, coming back to it with a
+ * thread below to resume, does not pass, so every level took a turn down to that thread
+ * (eval/walk-side.sh: a subsystem at depth 1 beside the levels, fifteen turns a tick). */
+void
+schedtree_woke_tell(const struct thd *x)
+{
+	unsigned j = x->depth;
+
+	if (j && woke_from && j < woke_from->depth && x->chain[j] != path_at(woke_from, j))
+		return;
+	woke_tell_at(j);
+}
+
 /* Tell whatever is left to tell (a new woke_from takes over): one notice per depth. */
 static void
 woke_tell_all(void)
 {
 	while (schedtree_acct.woke_mask)
-		schedtree_woke_tell((unsigned) __builtin_ctz(schedtree_acct.woke_mask));
+		woke_tell_at((unsigned) __builtin_ctz(schedtree_acct.woke_mask));
 }
 
 /* p's ancestors that idled are to hear that it woke, each when a thread at its depth is
@@ -962,7 +979,7 @@ woke_later(struct comp *p, int look)
 	 * off the path from the interrupt to the woken thread */
 	if (look && cur && (schedtree_acct.woke_mask >> cur->depth & 1) && cur->home &&
 	    cur->home->evt == cur)
-		schedtree_woke_tell(cur->depth);
+		schedtree_woke_tell(cur);
 }
 
 /*

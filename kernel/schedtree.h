@@ -81,8 +81,9 @@ struct schedtree_acct {
 	 * it, so that whoever the interrupt stopped does not pay for it, at any level */
 	uint64_t stolen;
 	unsigned nowed; /* charges still owed to ancestors (schedtree_owed_pay) */
-	/* bit j: the scheduler at depth j may have a wake notice waiting for the dispatch of
-	 * a thread at its depth (schedtree_woke_tell) */
+	/* bit j: the scheduler at depth j on a wake's path may have a wake notice waiting for
+	 * the dispatch of a thread of its own (schedtree_woke_tell: the fast switch tests
+	 * the bit of the dispatched thread's depth, the call whether it is that one's) */
 	uint32_t woke_mask;
 };
 extern struct schedtree_acct schedtree_acct;
@@ -94,7 +95,8 @@ void schedtree_owed_pay(void) __attribute__((no_caller_saved_registers));
 /* schedtree_owed_pay, then c caught up if that marked it: the fast switch's, whose thread
  * is about to run in c and which tested c's mark before (fastpath.S) */
 void schedtree_owed_pay_into(const struct comp *c) __attribute__((no_caller_saved_registers));
-void schedtree_woke_tell(unsigned depth) __attribute__((noinline, cold, no_caller_saved_registers));
+void schedtree_woke_tell(const struct thd *x)
+	__attribute__((noinline, cold, no_caller_saved_registers));
 
 /* The last of the openings in mask that reached down to level i: levels j .. i opened at
  * since[j].  (close_levels passes the mask it read once.) */
@@ -142,7 +144,7 @@ schedtree_account_down(struct thd *from, const struct comp *s, struct thd *to, i
 	if (a->nowed)
 		schedtree_owed_pay();
 	if (__builtin_expect(a->woke_mask >> to->depth & 1, 0))
-		schedtree_woke_tell(to->depth); /* before the clock is read, as fastpath.S does */
+		schedtree_woke_tell(to); /* before the clock is read, as fastpath.S does */
 	now = hw_tsc() - a->stolen;
 	s->region->slot[from->id].consumed += now - schedtree_opened(k);
 	schedtree_open(k, now);

@@ -1484,43 +1484,55 @@ TEST(a_parent_that_is_yet_to_hear_another_child_woke_takes_its_turn_when_its_chi
 
 /* ---- a wake three levels down: each ancestor hears of it when a thread at its depth runs -- */
 
-static struct hr_sched_region zreg[4];
-static struct thd ze[4];
-static struct comp *zc[4];
+/* [4]: a scheduler beside Z1, for the tests that make one (zmake) */
+static struct hr_sched_region zreg[5];
+static struct thd ze[5];
+static struct comp *zc[5];
+
+/* Scheduler zc[i] (component 30 + i, event thread 11 + i, its c^s, waiting) under parent,
+ * having told its parent that it idled. */
+static void
+zmake(int i, struct comp *parent)
+{
+	struct comp *c = zc[i] = &comps[30 + i];
+	int d = parent ? parent->depth + 1 : 0;
+
+	*c = (struct comp){ .id = (uint16_t) (30 + i),
+			    .state = COMP_LIVE,
+			    .up_slot = &schedtree_nobody }; /* as comp_new */
+	c->is_sched = 1;
+	c->region = &zreg[i];
+	c->depth = (uint8_t) d;
+	c->depth_bit = 1u << d;
+	c->parent = parent;
+	schedtree_path(c, parent);
+	ze[i] = (struct thd){ .id = (uint16_t) (11 + i), .state = HR_TS_EVWAIT };
+	ze[i].comp = ze[i].home = c;
+	ze[i].depth = (uint8_t) d;
+	for (struct comp *a = c; a; a = a->parent)
+		ze[i].chain[a->depth] = a;
+	c->evt = c->cs = &ze[i];
+	if (parent) {
+		c->up_slot = &parent->region->slot[ze[i].id];
+		c->woke_word = kev_woke_word(parent->region, c->id);
+		c->woke_bit = kev_woke_bit(c->id);
+		c->notice.idle = 1;
+	}
+}
 
 /* Z0 (the root) - Z1 - Z2 - Z3, each with an event thread that is its c^s and waits; each
  * of Z1..Z3 has told its parent that it idled. */
 static void
 ztree(void)
 {
-	schedtree_catch_up();		      /* nothing behind from the test before */
-	for (int i = 3; i >= 0 && zc[i]; i--) /* the last test's tree goes, as in the kernel, */
-		schedtree_unmake(zc[i]);      /* and what the kernel kept of it (calm) */
+	schedtree_catch_up();	     /* nothing behind from the test before */
+	for (int i = 4; i >= 0; i--) /* the last test's tree goes, as in the kernel, and what */
+		if (zc[i])	     /* the kernel kept of it (calm) */
+			schedtree_unmake(zc[i]);
+	zc[4] = 0;
 	memset(zreg, 0, sizeof(zreg));
-	for (int i = 0; i < 4; i++) {
-		zc[i] = &comps[30 + i];
-		*zc[i] = (struct comp){ .id = (uint16_t) (30 + i),
-					.state = COMP_LIVE,
-					.up_slot = &schedtree_nobody }; /* as comp_new */
-		zc[i]->is_sched = 1;
-		zc[i]->region = &zreg[i];
-		zc[i]->depth = (uint8_t) i;
-		zc[i]->depth_bit = 1u << i;
-		zc[i]->parent = i ? zc[i - 1] : 0;
-		schedtree_path(zc[i], zc[i]->parent);
-		ze[i] = (struct thd){ .id = (uint16_t) (11 + i), .state = HR_TS_EVWAIT };
-		ze[i].comp = ze[i].home = zc[i];
-		ze[i].depth = (uint8_t) i;
-		for (int j = 0; j <= i; j++)
-			ze[i].chain[j] = zc[j];
-		zc[i]->evt = zc[i]->cs = &ze[i];
-		if (i) {
-			zc[i]->up_slot = &zreg[i - 1].slot[ze[i].id];
-			zc[i]->woke_word = kev_woke_word(&zreg[i - 1], zc[i]->id);
-			zc[i]->woke_bit = kev_woke_bit(zc[i]->id);
-			zc[i]->notice.idle = 1;
-		}
-	}
+	for (int i = 0; i < 4; i++)
+		zmake(i, i ? zc[i - 1] : 0);
 }
 
 /* Has Zi been told, in its woke bits, that its child Zi+1 woke? */
@@ -1541,6 +1553,26 @@ TEST(a_wake_three_levels_down_is_told_to_each_ancestor_as_a_thread_at_its_depth_
 	thd_dispatch(&ze[0], 0); /* the root's own timer, say: one notice, not a walk */
 	CHECK(z_told(0) && !z_told(1));
 	thd_dispatch(&ze[1], 1); /* the root dispatches Z1: Z1 hears of Z2 now */
+	CHECK(z_told(1));
+	cur = 0;
+}
+
+/* B, a scheduler beside Z1: the thread at depth 1 that runs is B's, and Z1, on the wake's
+ * path, is not told until a thread of its own runs.  Told then, Z1 had news when the root
+ * came back to it with Z3's event thread to resume, so it took its turn, and so did every
+ * level down to it (eval/walk-side.sh). */
+TEST(a_wake_is_told_to_the_scheduler_on_its_path_not_to_one_beside_it_at_that_depth)
+{
+	ztree();
+	zmake(4, zc[0]);
+	cur = 0;
+	schedtree_notify(zc[3], (struct hr_kevent){ .type = HR_KEV_NET, .comp = zc[3]->id });
+	CHECK(cur == &ze[3]);
+	thd_dispatch(&ze[0], 0);
+	CHECK(z_told(0));
+	thd_dispatch(&ze[4], 0); /* B's event thread */
+	CHECK(!z_told(1));
+	thd_dispatch(&ze[1], 0); /* Z1's */
 	CHECK(z_told(1));
 	cur = 0;
 }

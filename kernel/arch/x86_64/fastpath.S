@@ -254,7 +254,7 @@ sw\flagged\()_news:
 	call	schedtree_owed_pay_into
 1:	bt	%ecx, schedtree_acct + A_WOKE_MASK(%rip)
 	jnc	71b
-	mov	%ecx, %edi                        /* schedtree_woke_tell(x->depth) */
+	mov	%r8, %rdi                         /* schedtree_woke_tell(x) */
 	call	schedtree_woke_tell
 	jmp	71b
 sw\flagged\()_fpu_mine:
