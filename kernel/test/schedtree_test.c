@@ -1707,6 +1707,25 @@ z_event_thread_below_child(int i)
 	zreg[i].slot[ze[i + 1].id].prio = 10;
 }
 
+/* An event for Zi, which does not take the CPU from Z3's event thread (posted, a notice to
+ * read; or not, a kernel event, notify); then Z3 idles, and the walk must reach Zi, whose
+ * event thread is ready: Zi takes its turn. */
+static void
+z_event_then_z3_idles_to(int i, int post)
+{
+	struct hr_kevent ev = { .type = HR_KEV_NET, .comp = zc[i]->id };
+
+	z_event_thread_below_child(i);
+	if (post)
+		schedtree_post(zc[i], ev);
+	else
+		schedtree_notify(zc[i], ev);
+	CHECK(cur == &ze[3] && ze[i].state == HR_TS_READY);
+	CHECK(idles(&ze[3]));
+	CHECK(resched_from == zc[i]);
+	cur = 0;
+}
+
 TEST(a_scheduler_that_idles_again_as_before_idles_the_cpu_without_walking_the_levels)
 {
 	z_idled_and_woken();
@@ -1754,36 +1773,23 @@ TEST(the_walk_s_notice_to_a_parent_that_idles_with_its_child_is_no_news)
 TEST(a_scheduler_above_that_had_news_since_makes_the_next_idle_walk_to_it)
 {
 	z_idled_and_woken();
-	z_event_thread_below_child(1); /* an event for Z1 does not take the CPU */
-	schedtree_post(zc[1], (struct hr_kevent){ .type = HR_KEV_NET, .comp = zc[1]->id });
-	CHECK(cur == &ze[3] && ze[1].state == HR_TS_READY);
-	CHECK(idles(&ze[3]));
-	CHECK(resched_from == zc[1]); /* Z1 runs its turn: the walk found it had news */
-	cur = 0;
+	z_event_then_z3_idles_to(1, 1); /* Z1 runs its turn: the walk found it had news */
 }
 
 TEST(a_root_woken_without_the_cpu_makes_the_next_idle_walk_to_it)
 {
 	z_idled_and_woken();
 	/* a frame for the root does not take the CPU, and the root has no parent to be told */
-	z_event_thread_below_child(0);
-	schedtree_notify(zc[0], (struct hr_kevent){ .type = HR_KEV_NET, .comp = zc[0]->id });
-	CHECK(cur == &ze[3] && ze[0].state == HR_TS_READY);
-	CHECK(idles(&ze[3]));
-	CHECK(resched_from == zc[0]);
-	cur = 0;
+	z_event_then_z3_idles_to(0, 0);
 }
 
-/* After z_idled_and_woken's first walk (three levels: a point each), a frame wakes the
- * root on the idle CPU, whose turn reads its ring and idles it alone; then Z3 is woken
+/* Z3, woken, idles, and the walk idles every level (three: a point each); a frame wakes
+ * the root on the idle CPU, whose turn reads its ring and idles it alone; then Z3 is woken
  * again and has the CPU: a real-time task of the root's, run between two idles of a deep
  * subsystem (eval/walk.sh). */
 static void
-z_root_turn_between(void)
+z_walk_then_root_turn(void)
 {
-	ztree();
-	z_alone();
-	z3_woken();
 	points = 0;
 	CHECK(idles(&ze[3]) && resched_from == 0);
 	CHECK_EQ(points, 3);
@@ -1792,6 +1798,16 @@ z_root_turn_between(void)
 	zreg[0].ev_tail = zreg[0].ev_head; /* its turn reads the ring */
 	CHECK(idles(&ze[0]) && resched_from == 0);
 	z3_woken();
+}
+
+/* the same on a new tree */
+static void
+z_root_turn_between(void)
+{
+	ztree();
+	z_alone();
+	z3_woken();
+	z_walk_then_root_turn();
 }
 
 TEST(a_root_that_took_its_turns_since_the_walk_is_walked_to_again_past_the_levels_below)
@@ -1818,12 +1834,7 @@ TEST(a_root_that_took_its_turns_since_the_walk_is_walked_to_again_past_the_level
 TEST(a_level_below_the_root_that_had_news_since_is_walked_to_though_the_root_changed_too)
 {
 	z_root_turn_between();
-	z_event_thread_below_child(1); /* an event for Z1 does not take the CPU */
-	schedtree_post(zc[1], (struct hr_kevent){ .type = HR_KEV_NET, .comp = zc[1]->id });
-	CHECK(cur == &ze[3] && ze[1].state == HR_TS_READY);
-	CHECK(idles(&ze[3]));
-	CHECK(resched_from == zc[1]); /* Z1 runs its turn */
-	cur = 0;
+	z_event_then_z3_idles_to(1, 1);
 }
 
 /* A frame for Z1 that does not take the CPU shows in no mask at Z1's depth (a kernel
@@ -1832,12 +1843,7 @@ TEST(a_level_below_the_root_that_had_news_since_is_walked_to_though_the_root_cha
 TEST(a_frame_below_the_root_since_the_walk_is_walked_to_though_it_shows_only_above_it)
 {
 	z_root_turn_between();
-	z_event_thread_below_child(1);
-	schedtree_notify(zc[1], (struct hr_kevent){ .type = HR_KEV_NET, .comp = zc[1]->id });
-	CHECK(cur == &ze[3] && ze[1].state == HR_TS_READY);
-	CHECK(idles(&ze[3]));
-	CHECK(resched_from == zc[1]);
-	cur = 0;
+	z_event_then_z3_idles_to(1, 0);
 }
 
 /* A word of a level passed that has lapsed since sends the idle the whole way. */
@@ -1850,11 +1856,7 @@ TEST(a_word_below_the_root_that_lapsed_since_the_walk_sends_the_next_the_whole_w
 	z3_woken();
 	soon = hw_tsc() + 100000000; /* some 30 ms: long past the walk, whatever the load */
 	zreg[1].slot[ze[2].id].alone_until = soon; /* Z1: Z2 is all it has, for a while */
-	CHECK(idles(&ze[3]) && resched_from == 0);
-	schedtree_notify(zc[0], (struct hr_kevent){ .type = HR_KEV_NET, .comp = zc[0]->id });
-	zreg[0].ev_tail = zreg[0].ev_head;
-	CHECK(idles(&ze[0]) && resched_from == 0);
-	z3_woken();
+	z_walk_then_root_turn();
 	while (hw_tsc() <= soon)
 		;
 	CHECK(!idles(&ze[3]));
