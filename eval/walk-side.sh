@@ -5,11 +5,8 @@
 # path, at one of its depths.  A wake below is told to each level above as a thread of
 # its own runs (kernel/schedtree.c, schedtree_woke_tell); told when the one beside ran,
 # the levels' top had news and took its turn, and so did every level below it, on every
-# tick (docs/EVAL.md, walk-side).  The same checks as walk's bound the max; the target
-# lines say what the median does.
-export DEPTH_IMAGE=walkside DEPTH_SUFFIX=walk-side EVAL_AS=eval/walk-side.sh
-export DEPTH_BY_IMAGE=1 DEPTH_CHECK=max
-export DEPTH_XLABEL="depth of the subsystem that wakes at every tick (one beside at depth 1)"
-export DEPTH_AGAINST="the depth of the work the timer meets"
-export DEPTH_FLAT_SLACK=${WALK_FLAT_SLACK:-0.05} DEPTH_ROOT_SLACK=${WALK_ROOT_SLACK:-0.05}
-exec bash "$(dirname "$0")/depth.sh" "$@"
+# tick (docs/EVAL.md, walk-side).  walk.sh's checks bound the max; the target lines say
+# what the median does.
+export WALK_IMAGE=walkside WALK_SUFFIX=walk-side WALK_AS=eval/walk-side.sh
+export WALK_XLABEL="depth of the subsystem that wakes at every tick (one beside at depth 1)"
+exec bash "$(dirname "$0")/walk.sh" "$@"

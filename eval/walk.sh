@@ -12,8 +12,10 @@
 # at every level: kernel/trap.h).  The checks bound the max (DEPTH_CHECK=max):
 # depth 16 within WALK_FLAT_SLACK of depth 1 and WALK_ROOT_SLACK of depth 0; the target
 # lines hold the goal of 5%.  Each line's depth is D, the image's (DEPTH_BY_IMAGE).
-export DEPTH_IMAGE=walk DEPTH_SUFFIX=walk EVAL_AS=eval/walk.sh DEPTH_BY_IMAGE=1 DEPTH_CHECK=max
-export DEPTH_XLABEL="depth of the subsystem that wakes at every tick (0 = the root's own task)"
+# WALK_IMAGE, WALK_SUFFIX, WALK_AS and WALK_XLABEL make it another sweep (walk-side.sh).
+export DEPTH_IMAGE=${WALK_IMAGE:-walk} DEPTH_SUFFIX=${WALK_SUFFIX:-walk}
+export EVAL_AS=${WALK_AS:-eval/walk.sh} DEPTH_BY_IMAGE=1 DEPTH_CHECK=max
+export DEPTH_XLABEL=${WALK_XLABEL:-"depth of the subsystem that wakes at every tick (0 = the root's own task)"}
 export DEPTH_AGAINST="the depth of the work the timer meets"
 export DEPTH_FLAT_SLACK=${WALK_FLAT_SLACK:-0.05} DEPTH_ROOT_SLACK=${WALK_ROOT_SLACK:-0.05}
 exec bash "$(dirname "$0")/depth.sh" "$@"

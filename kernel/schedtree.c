@@ -1312,13 +1312,21 @@ idles_with(const struct comp *p, const struct comp *c, uint64_t now)
  * it took turns); and no word read then has lapsed (calm.until).  Every scheduler above p
  * is then as that walk left it, idle with its child, believing p idle: true again.
  */
+/* Is s the last picture's, its parent p a scheduler below the top (calm_again,
+ * calm_below: a parent at the top is one level of walk anyway)? */
+static inline __attribute__((always_inline)) int
+calm_of(const struct comp *s, const struct comp *p)
+{
+	return s == calm.from && p && p->is_sched && p->parent;
+}
+
 static int
 calm_again(const struct comp *s, uint64_t now)
 {
 	const struct comp *p = s->parent;
 	uint32_t above;
 
-	if (s != calm.from || !p || !p->is_sched || !p->parent || now >= calm.until || calm.dirty)
+	if (!calm_of(s, p) || now >= calm.until || calm.dirty)
 		return 0;
 	above = p->depth_bit - 1;
 	return woke_from == p && schedtree_acct.woke_mask == above && !(news_mask & above) &&
@@ -1348,8 +1356,7 @@ calm_below(const struct comp *s, uint64_t now, uint64_t *until)
 	uint32_t above, dirty;
 	int j;
 
-	if (s != calm.from || !p || !p->is_sched || !p->parent || now >= calm.below ||
-	    woke_from != p || !p->notice.idle)
+	if (!calm_of(s, p) || now >= calm.below || woke_from != p || !p->notice.idle)
 		return 0;
 	above = p->depth_bit - 1;
 	dirty = (calm.dirty | calm.top->depth_bit | news_mask | news_mask << 1 |
