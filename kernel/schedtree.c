@@ -92,6 +92,20 @@ schedtree_publish(const struct thd *t)
 		t->chain[t->blocker]->region->slot[t->id].state = HR_TS_BLOCKED;
 }
 
+/* The first depth at which the paths of a and b differ: HR_DEPTH_MAX + 1 if none does
+ * (a is b; a shallower one differs from a descendant just below its own depth). */
+static inline __attribute__((always_inline)) int
+path_parts(const struct comp *a, const struct comp *b)
+{
+	uint64_t x;
+
+	if ((x = a->path[0] ^ b->path[0]))
+		return 1 + __builtin_ctzll(x) / 8;
+	if ((x = a->path[1] ^ b->path[1]))
+		return 9 + __builtin_ctzll(x) / 8;
+	return HR_DEPTH_MAX + 1;
+}
+
 /*
  * The first level at which a and b are charged differently (HR_DEPTH_MAX + 1 or more: at
  * none, a is b).  Their chains are their owners' paths from the root, so they part at the
@@ -104,17 +118,9 @@ schedtree_publish(const struct thd *t)
 static inline __attribute__((always_inline)) int
 parting(const struct thd *a, const struct thd *b, uint32_t *ra, uint32_t *rb)
 {
-	const struct comp *oa = a->chain[a->depth], *ob = b->chain[b->depth];
 	int m = MIN(a->depth, b->depth), j;
-	uint64_t x;
 
-	if ((x = oa->path[0] ^ ob->path[0]))
-		j = 1 + __builtin_ctzll(x) / 8;
-	else if ((x = oa->path[1] ^ ob->path[1]))
-		j = 9 + __builtin_ctzll(x) / 8;
-	else
-		j = HR_DEPTH_MAX + 1;
-	j = MIN(j, m + 1);
+	j = MIN(path_parts(a->chain[a->depth], b->chain[b->depth]), m + 1);
 	*ra = schedtree_rep(a, j - 1);
 	*rb = schedtree_rep(b, j - 1);
 	if (*ra != *rb)
@@ -192,6 +198,9 @@ schedtree_charge(struct comp *s, uint64_t tsc)
  * bit is set (calm_again leaves it, so that the same scheduler waking again writes the
  * mask only) */
 static struct comp *woke_from;
+/* the scheduler whose event thread woke without the CPU, its wake still to run past the
+ * schedulers above it that idle with it (schedtree_wake_through, schedtree_acct.through) */
+static struct comp *woke_child;
 
 /* The last idle that reached the top (idle_up: the CPU idled, every scheduler above
  * calm.from idling with its child on calm.from's path, calm.top the root), the earliest
@@ -759,6 +768,8 @@ schedtree_unmake(struct comp *c)
 	if (woke_from == c)
 		woke_from = 0, schedtree_acct.woke_mask = 0;
 	calm.from = 0; /* the tree changed: walk once more */
+	if (woke_child == c)
+		woke_child = 0, schedtree_acct.through = 0;
 	schedtree_timer(c, 0);
 	for (uint64_t i = 0; i < HR_SCHED_REGION_PAGES; i++)
 		ptq_refund(c, pt_unmap(c->pgtbl, HR_VA_SCHED + i * HR_PAGE_SIZE));
@@ -1029,6 +1040,8 @@ wake_up_as(struct comp *s, int traced)
 		if (cur && s->cs && !preempts(s->cs, cur, &k)) {
 			if (p->notice.idle)
 				woke_later(p, 1);
+			woke_child = s;
+			schedtree_acct.through = (p->depth_bit << 1) - 2; /* depths 1 .. p's */
 			return;
 		}
 		s = p;
@@ -1200,6 +1213,18 @@ past_quiet(struct thd *t, int from)
 	return e;
 }
 
+static int idles_with(const struct comp *p, const struct comp *c, uint64_t now);
+
+/* c has news, and it is only that its child on p's path woke (the notice of a wake that
+ * got the CPU, TOLD_RUNS), which c, idling with that child, would read and dispatch it
+ * again: passed as if it had none.  Otherwise the preempted thread's parent took a turn
+ * whenever its own parent came back to it (walkside-d2: about 1,700 instructions). */
+static int
+told_only_of(const struct comp *c, const struct thd *p)
+{
+	return p->depth > c->depth && idles_with(c, p->chain[c->depth + 1], hw_tsc());
+}
+
 /*
  * Event thread t, of s, dispatches x, the c^s of s's child c, whose scheduler waits with
  * nothing to read (no news, no events of s's for it: the caller's PEVT is not set).  If
@@ -1221,8 +1246,8 @@ schedtree_through(struct thd *t, struct thd *x, uint64_t turn)
 	int past;
 
 	past = !turn && preempted_ready(t) && c && c->is_sched && c->cs == x && c->evt == x &&
-	       x->state == HR_TS_EVWAIT && !c->evt_pending && !c->pevt && p->depth >= c->depth &&
-	       p->chain[c->depth] == c;
+	       x->state == HR_TS_EVWAIT && !c->pevt && p->depth >= c->depth &&
+	       p->chain[c->depth] == c && (!c->evt_pending || told_only_of(c, p));
 	y = past ? past_quiet(t, c->depth) : 0;
 	t->preempted = 0;
 	if (!y)
@@ -1369,6 +1394,82 @@ calm_below(const struct comp *s, uint64_t now, uint64_t *until)
 	return path_at(s, (unsigned) j + 1);
 }
 
+/* May schedulers c .. w's parent (w, s's parent, below them) be passed as the last walk
+ * to the top left them (schedtree_wake_through)? */
+static int
+calm_passes(const struct comp *c, const struct comp *w, const struct comp *s, uint64_t now)
+{
+	uint32_t levels = (w->depth_bit - 1) & ~(c->depth_bit - 1); /* depths c .. w - 1 */
+	uint32_t dirty = calm.dirty | calm.top->depth_bit | news_mask | ~schedtree_acct.woke_mask;
+
+	return s == calm.from && woke_from == w && !c->evt_pending && now < calm.below &&
+	       !(dirty & levels) && !(news_mask << 1 & levels & ~c->depth_bit);
+}
+
+/*
+ * x, the waiting event thread (and c^s) of scheduler c, is dispatched by c's parent, on the
+ * path of a wake that did not get the CPU: s's event thread, ready, woke while a thread
+ * its side does not outrank ran (woke_child, set then with schedtree_acct.through).  c's
+ * turn would dispatch its child on that path, and so would each scheduler down to s's
+ * parent w, if each idles with that child:
+ *  - w, looked at (idles_with: it said s is all it has, and it has heard nothing else,
+ *    its notice of the wake besides; it believes s runnable once it reads it);
+ *  - each above it, from c, as the last walk to the top left it (calm.from is s, and
+ *    since then no mask shows a change at their depths, calm_below's reasons: notices,
+ *    kernel events, a thread of their own run since the wake; the notice to c's parent is
+ *    about c, whose own event thread is looked at), no word read then lapsed.
+ * Then s's event thread runs at once, as it would have had it outranked what ran when it
+ * woke, and the levels between hear of the wake as threads of their own next run, as
+ * then.  Otherwise every level took a turn, about a thousand instructions each, down to
+ * it: a subsystem beside the deep one, at its priority in the root, ran when the deep one
+ * woke (eval/walk-side.sh).  x, or the thread to dispatch instead.
+ */
+struct thd *
+schedtree_wake_through(struct thd *x)
+{
+	struct comp *c = x->home, *s = woke_child, *w;
+	struct thd *e = s ? s->evt : 0;
+	uint64_t now;
+
+	if (!e || e->state != HR_TS_READY || e == cur) { /* that wake is over */
+		schedtree_acct.through = 0;
+		return x;
+	}
+	w = s->parent;
+	if (!c || !c->depth || c->depth > w->depth || path_at(s, c->depth) != c || c->evt != x ||
+	    c->cs != x || c->pevt || e != s->cs || !may_run(e, c->depth))
+		return x;
+	now = hw_tsc();
+	if (c != w && !calm_passes(c, w, s, now))
+		return x;
+	if (!idles_with(w, s, now) || s->notice.idle || thd_prepare(e))
+		return x;
+	return e;
+}
+
+/*
+ * A walk from o, not the picture's: its notices are no news (TOLD_MOOT) to the schedulers
+ * it idles, and the ones on the picture's path may decide anew since: o, if it is one (a
+ * scheduler whose parent dispatched it though it idled, and which found nothing), and
+ * every ancestor it shares with calm.from.  The levels below where the two paths part are
+ * not o's to tell: the picture keeps them.  Before, any other walk ended the picture: a
+ * subsystem beside a deep one, idling at every tick, left the deep one's idle nothing to
+ * pass and its wakes nothing to pass either (schedtree_wake_through; eval/walk-side.sh).
+ */
+static void
+calm_elsewhere(const struct comp *o)
+{
+	calm.dirty |= (uint32_t) ((2ull << (path_parts(o, calm.from) - 1)) - 1);
+}
+
+/* Does a walk from `from` to the top make the new picture?  Not when it is shallower than
+ * the picture's: that one passes more levels (calm_elsewhere marked what `from` shares). */
+static int
+calm_replaced_by(const struct comp *from)
+{
+	return !calm.from || from->depth >= calm.from->depth;
+}
+
 /*
  * The idle walk stands at a scheduler that idles with its child: a pending interrupt is let
  * in (trap_point) and handled now (trap_drain), so that it waits for a level of the walk,
@@ -1429,8 +1530,8 @@ idle_up(struct comp *s)
 		below = until;
 		if (walk_point(&now, &stopped))
 			return 0; /* cur runs */
-	} else if (calm.from != from) {
-		calm.from = 0; /* its notices are not news: that picture is gone */
+	} else if (calm.from && calm.from != from) {
+		calm_elsewhere(from);
 	}
 	for (; (p = s->parent) && p->is_sched; s = p) {
 		int with = idles_with(p, s, now); /* before the notice */
@@ -1443,7 +1544,7 @@ idle_up(struct comp *s)
 		if (walk_point(&now, &stopped))
 			return 0; /* cur runs */
 	}
-	if (!p && !stopped) { /* the top: everyone idles */
+	if (!p && !stopped && calm_replaced_by(from)) { /* the top: everyone idles */
 		calm = (typeof(calm)){ from, s, until, below, 0 };
 		news_mask = 0;
 	}

@@ -85,6 +85,9 @@ struct schedtree_acct {
 	 * the dispatch of a thread of its own (schedtree_woke_tell: the fast switch tests
 	 * the bit of the dispatched thread's depth, the call whether it is that one's) */
 	uint32_t woke_mask;
+	/* bit j: the dispatch of a waiting c^s at depth j may run a wake below it that did
+	 * not get the CPU instead (schedtree_wake_through; the fast switch declines) */
+	uint32_t through;
 };
 extern struct schedtree_acct schedtree_acct;
 /* schedtree_upto[i]: the bits of levels 0 .. i (the fast switch's schedtree_opened) */
@@ -171,6 +174,10 @@ void schedtree_wake_up_traced(struct comp *s);
  * anything to decide (their turns would each choose it again), or x.  Takes t's record,
  * as x's turn does when asked for (turn: HR_SW_PEVT, HR_SW_TURN). */
 struct thd *schedtree_through(struct thd *t, struct thd *x, uint64_t turn);
+/* A child's waiting c^s x is dispatched, on the path of a wake that did not get the CPU
+ * (schedtree_acct.through): the woken event thread, if every scheduler from x's down to
+ * it would only dispatch its child on the way, or x. */
+struct thd *schedtree_wake_through(struct thd *x);
 /* Arm s's timer for TSC `at` (0: disarm): timer_next, and thd_switch's HR_SW_TIMER. */
 void schedtree_timer(struct comp *s, uint64_t at);
 /* A timer tick arrived: wake the schedulers whose timer is due. */

@@ -1941,6 +1941,102 @@ TEST(a_walk_stopped_by_the_root_s_timer_keeps_the_picture_the_next_walk_passes_t
 	cur = 0;
 }
 
+/* ---- a wake that did not get the CPU: past the levels that idle with it ------------------ */
+
+/* Z3's walk to the top has left the picture (every level idles with its child); B, beside
+ * Z1 at the root's same priority, runs when a frame wakes Z3, whose event thread does not
+ * get the CPU; B idles (a walk from elsewhere, which tells the root only), and the root's
+ * turn hears that Z1 woke.  The root is about to dispatch Z1's c^s.  z1_turn: before the
+ * frame, Z1's event thread took a turn (its parent dispatched it) and idled. */
+static void
+z_wake_behind_b_after(int z1_turn)
+{
+	ztree();
+	zmake(4, zc[0]);
+	z_alone();
+	z3_woken();
+	CHECK(idles(&ze[3]) && resched_from == 0);
+	if (z1_turn)
+		CHECK(idles(&ze[1]) && resched_from == 0); /* its walk reaches the top */
+	cur = &ze[4];
+	schedtree_notify(zc[3], (struct hr_kevent){ .type = HR_KEV_NET, .comp = zc[3]->id });
+	CHECK(cur == &ze[4] && ze[3].state == HR_TS_READY);
+	CHECK(!idles(&ze[4]) && cur == &ze[0]); /* B idles; the root has news, and runs */
+	CHECK(z_told(0) && !z_told(1));
+}
+
+static void
+z_wake_behind_b(void)
+{
+	z_wake_behind_b_after(0);
+}
+
+/* Z1's own walk kept the picture (it is shallower) but marked Z1 changed: its turn may have
+ * decided anything, which no mask shows. */
+TEST(a_level_on_the_path_that_took_a_turn_since_the_walk_is_not_passed)
+{
+	z_wake_behind_b_after(1);
+	CHECK(schedtree_wake_through(&ze[1]) == &ze[1]);
+	cur = 0;
+}
+
+TEST(a_wake_that_did_not_get_the_cpu_runs_past_the_levels_that_idle_with_it)
+{
+	z_wake_behind_b();
+	CHECK(schedtree_acct.through >> 1 & 1); /* the fast switch declines for Z1's c^s */
+	CHECK(schedtree_wake_through(&ze[1]) == &ze[3]);
+	CHECK(!z_told(1)); /* Z1 hears of it when a thread of its own next runs, as ever */
+	cur = 0;
+}
+
+/* Z1 was told something since the walk: its turn reads it, and decides below. */
+TEST(a_wake_that_did_not_get_the_cpu_does_not_pass_a_level_with_news)
+{
+	z_wake_behind_b();
+	schedtree_post(zc[1], (struct hr_kevent){ .type = HR_KEV_NET, .comp = zc[1]->id });
+	ze[1].state = HR_TS_EVWAIT; /* as the root finds it: its activation did not run it */
+	CHECK(schedtree_wake_through(&ze[1]) == &ze[1]);
+	cur = 0;
+}
+
+/* Z2, the woken one's parent, is looked at itself, picture or none: another child's news
+ * (here, a kernel event of its own in its ring) makes its turn decide. */
+TEST(a_wake_that_did_not_get_the_cpu_passes_its_parent_only_if_it_idles_with_it)
+{
+	z_wake_behind_b();
+	schedtree_unmake(zc[4]); /* B goes: the kernel walks once more, the picture gone */
+	zc[4] = 0;
+	CHECK(schedtree_wake_through(&ze[1]) == &ze[1]); /* no picture: Z1 takes its turn */
+	CHECK(schedtree_wake_through(&ze[2]) == &ze[3]); /* Z2 idles with Z3: passed */
+	zreg[2].ev[zreg[2].ev_head++ % HR_KEV_RING] =
+		(struct hr_kevent){ .type = HR_KEV_NET, .comp = zc[2]->id };
+	CHECK(schedtree_wake_through(&ze[2]) == &ze[2]);
+	cur = 0;
+}
+
+/* Z3's event thread woke with the CPU (its parent Z2 told so, to read), and Z1's own event
+ * thread preempted it; Z1's turn dispatches Z2's c^s.  Z2's one news is that Z3 woke, and
+ * Z2 idles with Z3: its turn would only dispatch Z3 again, so Z3 resumes at once. */
+TEST(a_child_whose_one_news_is_that_its_child_woke_with_the_cpu_is_resumed_past)
+{
+	ztree();
+	z_alone();
+	z3_woken();
+	CHECK(zc[2]->evt_pending);
+	zreg[1].slot[ze[1].id].prio = 5; /* Z1's event thread outranks Z2 */
+	zreg[1].slot[ze[2].id].prio = 10;
+	schedtree_post(zc[1], (struct hr_kevent){ .type = HR_KEV_NET, .comp = zc[1]->id });
+	CHECK(cur == &ze[1] && ze[1].preempted == &ze[3]);
+	zreg[1].ev_tail = zreg[1].ev_head; /* its turn reads its ring */
+	CHECK(schedtree_through(&ze[1], &ze[2], 0) == &ze[3]);
+	/* with other news for Z2, its turn decides */
+	ze[1].preempted = &ze[3]; /* the record, as it was */
+	zreg[2].ev[zreg[2].ev_head++ % HR_KEV_RING] =
+		(struct hr_kevent){ .type = HR_KEV_NET, .comp = zc[2]->id };
+	CHECK(schedtree_through(&ze[1], &ze[2], 0) == &ze[2]);
+	cur = 0;
+}
+
 /* ---- holds: a scheduler holds a child (a server out of budget), and nothing below runs ---- */
 
 TEST(a_held_child_lets_nothing_below_it_run_on_an_idle_cpu)

@@ -20,7 +20,9 @@
  *  - thd_switch: flags other than BLOCK, EVWAIT or TIMER, an EVWAIT that fails, a thread
  *    blocked by another level, a switch that is not from a thread of the caller's own to
  *    another or to a child subsystem's c^s (the full path's accounting closes every level
- *    where the two part), a pending PEVT, the thread itself with any flag (TIMER alone,
+ *    where the two part), a pending PEVT, a waiting c^s when the caller has a record of
+ *    a thread its activation preempted or a wake below is yet to be told to the c^s's
+ *    scheduler (either may run past it), the thread itself with any flag (TIMER alone,
  *    which arms the timer, or EINVAL), a thread with frames to pop first or in a
  *    component behind, tracing.  Its
  *    decline leaves r8 to r10 0, which the call does not keep (docs/ABI.md).
@@ -220,7 +222,9 @@ sw\flagged\()_unpark:
 95:	cmpb	$FP_TS_EVWAIT, T_STATE(%r8)       /* x waits for events, and t has no record */
 	jne	2f                                /* of a thread its activation preempted, */
 	cmpq	$0, T_PREEMPTED(%r9)              /* which might run past x instead */
-	jne	sw_decline                        /* (schedtree_through) */
+	jne	sw_decline                        /* (schedtree_through), nor a wake below */
+	bt	%ecx, schedtree_acct + A_THROUGH(%rip) /* on the path of one that did */
+	jc	sw_decline                        /* not get the CPU (schedtree_wake_through) */
 1:	movb	$FP_TS_READY, T_STATE(%r8)        /* decided; x's owner is s or a child */
 	lea	kstack_top(%rip), %rsp
 	mov	%r8, %rdi
