@@ -1,7 +1,7 @@
 #!/bin/bash
 # perf.sh - the performance regression check: the instruction counts of this run's micro,
-# depth, depth-busy, irq, preempt and walk experiments (their logs in EVAL_OUT/logs) against
-# the table eval/expected.txt.
+# depth, depth-busy, irq, preempt, walk and walk-side (walk_wake only) experiments (their
+# logs in EVAL_OUT/logs) against the table eval/expected.txt.
 # Under -icount shift=0 the counts are exact, so a figure that moves by more than
 # PERF_SLACK (default 0.02) either way fails: a regression is a bug, an improvement must
 # update the table in the same commit (the message says which row).  One `check perf ...`
@@ -22,6 +22,7 @@ slack=${PERF_SLACK:-0.02}
 {
 	cat "$EVAL_LOGS/micro.out" "$EVAL_LOGS/depth.out" "$EVAL_LOGS/irq.out" \
 		"$EVAL_LOGS/walk.out" 2>/dev/null | grep '^bench ' || true
+	grep '^bench walk_wake ' "$EVAL_LOGS/walk-side.out" 2>/dev/null || true
 	sed -n 's/^bench timer /bench preempt_timer /p' "$EVAL_LOGS/preempt.out" 2>/dev/null || true
 	sed -n 's/^bench \(timer\|event\) /bench busy_\1 /p' "$EVAL_LOGS/depth-busy.out" \
 		2>/dev/null || true

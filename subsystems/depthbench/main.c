@@ -21,6 +21,8 @@
  *                                 kernel's deadline interrupt) to it running (Fig. 5)
  *   bench walk_timer depth=0 ...  (walk-dD, the root's) the same, due at every point of
  *                                 the work the innermost level does at each tick
+ *   bench walk_wake depth=D ...   (walkside-dD, D >= 1, the innermost level's `tick`) how
+ *                                 late it runs after the tick it slept until
  */
 #include "rm/benchline.h"
 #include "rm/window.h"
@@ -213,19 +215,41 @@ HR_TASK(busy);
  * sleeps again at once, so that its scheduler takes a turn between two of the root's timer
  * samples (which are over before the next tick, bench_between_ticks) and reads its region
  * there, where the levels of the busy thread the root preempts are behind (schedtree.c):
- * every sample then preempts a thread some of whose levels were caught up since. */
+ * every sample then preempts a thread some of whose levels were caught up since.  In
+ * walk-dD and walkside-dD the innermost level's only task.
+ * arg, if not 0 (walkside-dD): after that many ticks, how late each of the next WAKE_N
+ * wakes runs after its tick is measured: `bench walk_wake`.  There a subsystem beside the
+ * levels wakes at every tick too, at their priority in the root, so on every other tick
+ * this one's wake waits for it and then for each scheduler above to dispatch its child
+ * (eval/walk-side.sh).  Not at depth 0, where it is the root's own task and outranks it.
+ */
+#define WAKE_N 800
+static uint64_t t_wake[WAKE_N];
+
 static void
 tick(void *arg)
 {
 	const volatile struct hr_kinfo *k = (const volatile struct hr_kinfo *) HR_VA_KINFO;
-	uint64_t next;
+	uint64_t next, skip = hr_bootinfo()->depth ? (uint64_t) (uintptr_t) arg : 0;
+	char depth[16];
+	int n = 0;
 
-	(void) arg;
 	for (;;) {
 		next = k->tick_at + hr_tick_tsc();
 		if (next <= hr_tsc()) /* woken before the tick was taken */
 			next += hr_tick_tsc();
 		sched_sleep(next);
+		if (!skip || n == WAKE_N)
+			continue;
+		if (skip > 1) {
+			skip--;
+			continue;
+		}
+		t_wake[n++] = hr_tsc() - next;
+		if (n == WAKE_N) {
+			snprintf(depth, sizeof(depth), "depth=%u", hr_bootinfo()->depth);
+			bench_line("walk_wake", depth, t_wake, WAKE_N);
+		}
 	}
 }
 HR_TASK(tick);
