@@ -1042,6 +1042,8 @@ wake_up_as(struct comp *s, int traced)
 				woke_later(p, 1);
 			woke_child = s;
 			schedtree_acct.through = (p->depth_bit << 1) - 2; /* depths 1 .. p's */
+			schedtree_acct.through_path[0] = s->path[0];
+			schedtree_acct.through_path[1] = s->path[1];
 			return;
 		}
 		s = p;

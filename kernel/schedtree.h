@@ -88,6 +88,9 @@ struct schedtree_acct {
 	/* bit j: the dispatch of a waiting c^s at depth j may run a wake below it that did
 	 * not get the CPU instead (schedtree_wake_through; the fast switch declines) */
 	uint32_t through;
+	/* and the woke one's path (comp.h: path), for the fast switch to decline only for the
+	 * c^s of a scheduler on it */
+	uint64_t through_path[2];
 };
 extern struct schedtree_acct schedtree_acct;
 /* schedtree_upto[i]: the bits of levels 0 .. i (the fast switch's schedtree_opened) */

@@ -223,14 +223,20 @@ sw\flagged\()_unpark:
 	jne	2f                                /* of a thread its activation preempted, */
 	cmpq	$0, T_PREEMPTED(%r9)              /* which might run past x instead */
 	jne	sw_decline                        /* (schedtree_through), nor a wake below */
-	bt	%ecx, schedtree_acct + A_THROUGH(%rip) /* on the path of one that did */
-	jc	sw_decline                        /* not get the CPU (schedtree_wake_through) */
+	bt	%ecx, schedtree_acct + A_THROUGH(%rip) /* at a depth of the path of one */
+	jc	sw\flagged\()_through             /* that did not get the CPU */
 1:	movb	$FP_TS_READY, T_STATE(%r8)        /* decided; x's owner is s or a child */
 	lea	kstack_top(%rip), %rsp
 	mov	%r8, %rdi
 	mov	T_CHAIN(%r8,%rcx,8), %rbp
 	call	sw_publish
 	jmp	96b
+sw\flagged\()_through:
+	mov	T_CHAIN(%r8,%rcx,8), %rbp         /* x's scheduler on it, whose dispatch may */
+	movzwl	C_ID(%rbp), %ebp                  /* run that one instead */
+	cmpb	%bpl, schedtree_acct + A_THROUGH_PATH - 1(%rcx) /* (schedtree_wake_through) */
+	je	sw_decline
+	jmp	1b
 2:	cmpb	$FP_TS_BLOCKED, T_STATE(%r8)       /* or x is blocked by s */
 	jne	sw_decline
 	cmp	%r11b, T_BLOCKER(%r8)
