@@ -595,6 +595,8 @@ close_levels_else(const struct thd *from, int k, uint64_t now, int top, uint64_t
 			now - schedtree_acct.since[schedtree_opening_in(open, (int) i)];
 }
 
+static void woke_tell(const struct thd *x); /* a wake's notice, before a thread runs */
+
 /*
  * from stops running at levels k .. from->depth: each slot it was charged at takes the time
  * since that level opened.  Its own level is its own slot; above it, level i's slot is
@@ -669,7 +671,7 @@ schedtree_account(struct thd *from, struct thd *to, int level)
 		return;
 	/* a scheduler at to's depth may run now: what it is to be told first */
 	if (__builtin_expect(schedtree_acct.woke_mask >> to->depth & 1, 0))
-		schedtree_woke_tell(to);
+		woke_tell(to);
 	schedtree_open(k, now); /* levels k .. to->depth: one stamp, whatever the depth */
 }
 
@@ -956,14 +958,24 @@ woke_tell_at(unsigned depth)
  * ran, it gave the path's scheduler news, which its parent, coming back to it with a
  * thread below to resume, does not pass, so every level took a turn down to that thread
  * (eval/walk-side.sh: a subsystem at depth 1 beside the levels, fifteen turns a tick). */
-void
-schedtree_woke_tell(const struct thd *x)
+static void
+woke_tell(const struct thd *x)
 {
 	unsigned j = x->depth;
 
 	if (j && woke_from && j < woke_from->depth && x->chain[j] != path_at(woke_from, j))
 		return;
 	woke_tell_at(j);
+}
+
+/* woke_tell for the fast switch, which keeps every register (24 instructions of saving);
+ * the kernel's C calls woke_tell itself and saves only what it uses: it is on the path
+ * from a timer to a root's event thread that preempts a deep one (walkside-d16's probe,
+ * whose max it made 17 less). */
+void
+schedtree_woke_tell(const struct thd *x)
+{
+	woke_tell(x);
 }
 
 /* Tell whatever is left to tell (a new woke_from takes over): one notice per depth. */
@@ -990,7 +1002,23 @@ woke_later(struct comp *p, int look)
 	 * off the path from the interrupt to the woken thread */
 	if (look && cur && (schedtree_acct.woke_mask >> cur->depth & 1) && cur->home &&
 	    cur->home->evt == cur)
-		schedtree_woke_tell(cur);
+		woke_tell(cur);
+}
+
+/* s woke without the CPU below p, which idled: p's ancestors are to hear of it
+ * (woke_later), and the dispatch of a waiting c^s on the path may run s's event thread
+ * past them (schedtree_wake_through).  Only below a parent that idled: a wake beside,
+ * under a parent that is busy or the root (walkside's `side`, woken at the same tick), is
+ * no wake to pass down to, and took the place of the deep one's (walkside-d5: a tick of
+ * turns at every level, 14,488 instructions late). */
+static void
+woke_later_past(struct comp *s, struct comp *p)
+{
+	woke_later(p, 1);
+	woke_child = s;
+	schedtree_acct.through = (p->depth_bit << 1) - 2; /* depths 1 .. p's */
+	schedtree_acct.through_path[0] = s->path[0];
+	schedtree_acct.through_path[1] = s->path[1];
 }
 
 /*
@@ -1039,11 +1067,7 @@ wake_up_as(struct comp *s, int traced)
 		 * parent's scheduler that often, on the time of the parent's reservations. */
 		if (cur && s->cs && !preempts(s->cs, cur, &k)) {
 			if (p->notice.idle)
-				woke_later(p, 1);
-			woke_child = s;
-			schedtree_acct.through = (p->depth_bit << 1) - 2; /* depths 1 .. p's */
-			schedtree_acct.through_path[0] = s->path[0];
-			schedtree_acct.through_path[1] = s->path[1];
+				woke_later_past(s, p);
 			return;
 		}
 		s = p;
@@ -1472,6 +1496,19 @@ calm_replaced_by(const struct comp *from)
 	return !calm.from || from->depth >= calm.from->depth;
 }
 
+/* The walk from `from` stops at p, which takes its turn: the levels it passed below p idle
+ * with their children all the same, and make a picture whose top is p, marked changed with
+ * every level above (until: the words read).  Before, only a walk to the top made one: a
+ * deep subsystem whose walk always found the root with news (a subsystem beside it woke)
+ * never had one, and its wakes behind that subsystem were passed down by a turn a level
+ * (schedtree_wake_through; walkside-d5: one such tick, 14,488 instructions late). */
+static void
+calm_up_to(struct comp *from, struct comp *p, uint64_t until)
+{
+	calm = (typeof(calm)){ from, p, until, until, (p->depth_bit << 1) - 1 };
+	news_mask = 0;
+}
+
 /*
  * The idle walk stands at a scheduler that idles with its child: a pending interrupt is let
  * in (trap_point) and handled now (trap_drain), so that it waits for a level of the walk,
@@ -1538,8 +1575,11 @@ idle_up(struct comp *s)
 	for (; (p = s->parent) && p->is_sched; s = p) {
 		int with = idles_with(p, s, now); /* before the notice */
 		notice_as(s, HR_KEV_IDLE, trace_on, with ? TOLD_MOOT : TOLD_NEWS);
-		if (!with)
+		if (!with) {
+			if (s != from && !stopped && calm_replaced_by(from))
+				calm_up_to(from, p, until);
 			return p;
+		}
 		until = MIN(until, p->region->slot[s->cs->id].alone_until);
 		if (p->parent)
 			below = until;

@@ -2014,6 +2014,46 @@ TEST(a_wake_that_did_not_get_the_cpu_passes_its_parent_only_if_it_idles_with_it)
 	cur = 0;
 }
 
+/* The root's own event thread runs when Z3 and then B wake; neither gets the CPU.  B's
+ * parent, the root, did not idle: B's wake is none to pass down to and leaves Z3's. */
+TEST(a_wake_beside_under_a_parent_that_did_not_idle_leaves_the_deep_one_to_pass)
+{
+	ztree();
+	zmake(4, zc[0]);
+	z_alone();
+	z3_woken();
+	CHECK(idles(&ze[3]) && resched_from == 0);
+	cur = &ze[0];
+	ze[0].state = HR_TS_READY;
+	schedtree_notify(zc[3], (struct hr_kevent){ .type = HR_KEV_NET, .comp = zc[3]->id });
+	schedtree_notify(zc[4], (struct hr_kevent){ .type = HR_KEV_NET, .comp = zc[4]->id });
+	CHECK(cur == &ze[0] && ze[3].state == HR_TS_READY && ze[4].state == HR_TS_READY);
+	CHECK(z_told(0));
+	CHECK(schedtree_wake_through(&ze[1]) == &ze[3]);
+	cur = 0;
+}
+
+/* Z3's walk stops at the root, which has news (B woke): the levels it passed make a picture
+ * all the same, the root at its top, and a wake of Z3 behind B later passes them. */
+TEST(a_walk_that_stops_at_a_turn_leaves_a_picture_of_the_levels_below_it)
+{
+	ztree();
+	zmake(4, zc[0]);
+	z_alone();
+	z3_woken();
+	schedtree_notify(zc[4], (struct hr_kevent){ .type = HR_KEV_NET, .comp = zc[4]->id });
+	CHECK(cur == &ze[3] && ze[4].state == HR_TS_READY);
+	CHECK(!idles(&ze[3]) && cur == &ze[0]); /* the root takes its turn */
+	ze[0].state = HR_TS_EVWAIT;		/* and runs B */
+	zreg[0].ev_tail = zreg[0].ev_head;
+	cur = &ze[4];
+	schedtree_notify(zc[3], (struct hr_kevent){ .type = HR_KEV_NET, .comp = zc[3]->id });
+	CHECK(cur == &ze[4] && ze[3].state == HR_TS_READY);
+	CHECK(!idles(&ze[4]) && cur == &ze[0]); /* B idles; the root hears Z1 woke */
+	CHECK(schedtree_wake_through(&ze[1]) == &ze[3]);
+	cur = 0;
+}
+
 /* Z3's event thread woke with the CPU (its parent Z2 told so, to read), and Z1's own event
  * thread preempted it; Z1's turn dispatches Z2's c^s.  Z2's one news is that Z3 woke, and
  * Z2 idles with Z3: its turn would only dispatch Z3 again, so Z3 resumes at once. */
