@@ -86,7 +86,7 @@ FP_AT(schedtree_acct, stolen, A_STOLEN, 8);
 FP_AT(schedtree_acct, nowed, A_NOWED, 4);
 FP_AT(schedtree_acct, woke_mask, A_WOKE_MASK, 4);
 FP_AT(schedtree_acct, through, A_THROUGH, 4);
-FP_AT(schedtree_acct, through_path, A_THROUGH_PATH, 16);
+FP_AT(schedtree_acct, through_path, A_THRU_PATH, 16);
 #undef FP_AT
 _Static_assert(sizeof(struct thd) == T_SIZE && sizeof(struct hr_slot) == 32 &&
 		       sizeof(hw_ts_set) == 4 && sizeof(cur->depth) == 1,

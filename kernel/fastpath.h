@@ -86,7 +86,7 @@
 #define A_NOWED	      152
 #define A_WOKE_MASK   156
 #define A_THROUGH     160
-#define A_THROUGH_PATH 168
+#define A_THRU_PATH   168
 
 #define FP_THD_MAX    256  /* HR_THD_MAX */
 #define FP_SW_BLOCK   0x01 /* HR_SW_* */

@@ -234,7 +234,7 @@ sw\flagged\()_unpark:
 sw\flagged\()_through:
 	mov	T_CHAIN(%r8,%rcx,8), %rbp         /* x's scheduler on it, whose dispatch may */
 	movzwl	C_ID(%rbp), %ebp                  /* run that one instead */
-	cmpb	%bpl, schedtree_acct + A_THROUGH_PATH - 1(%rcx) /* (schedtree_wake_through) */
+	cmpb	%bpl, schedtree_acct + A_THRU_PATH - 1(%rcx) /* (schedtree_wake_through) */
 	je	sw_decline
 	jmp	1b
 2:	cmpb	$FP_TS_BLOCKED, T_STATE(%r8)       /* or x is blocked by s */
