@@ -351,7 +351,7 @@ sys_thd_switch(struct thd *t, uint64_t thd, uint64_t flags, uint64_t tsc)
 	if (t->preempted && x->state == HR_TS_EVWAIT)
 		x = schedtree_through(t, x, flags & (HR_SW_PEVT | HR_SW_TURN));
 	/* or a wake below it that did not get the CPU runs past the levels between (the
-	 * fast path declines when one is owed at x's depth) */
+	 * fast path declines for the c^s of a scheduler on that wake's path) */
 	if (x->state == HR_TS_EVWAIT && !(flags & (HR_SW_PEVT | HR_SW_TURN)) &&
 	    (schedtree_acct.through >> x->depth & 1))
 		x = schedtree_wake_through(x);

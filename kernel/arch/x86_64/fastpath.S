@@ -21,11 +21,11 @@
  *    blocked by another level, a switch that is not from a thread of the caller's own to
  *    another or to a child subsystem's c^s (the full path's accounting closes every level
  *    where the two part), a pending PEVT, a waiting c^s when the caller has a record of
- *    a thread its activation preempted or a wake below is yet to be told to the c^s's
- *    scheduler (either may run past it), the thread itself with any flag (TIMER alone,
- *    which arms the timer, or EINVAL), a thread with frames to pop first or in a
- *    component behind, tracing.  Its
- *    decline leaves r8 to r10 0, which the call does not keep (docs/ABI.md).
+ *    a thread its activation preempted or the c^s's scheduler is on the path of a wake
+ *    that did not get the CPU (either may run past it), the thread itself with any flag
+ *    (TIMER alone, which arms the timer, or EINVAL), a thread with frames to pop first or
+ *    in a component behind, tracing.  Its decline leaves r8 to r10 0, which the call does
+ *    not keep (docs/ABI.md).
  *
  * invoke and ret save nothing, on the kernel stack or elsewhere: the thread goes on
  * running, in another component, so the registers go straight from one side to the
