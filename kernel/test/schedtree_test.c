@@ -1943,6 +1943,24 @@ TEST(a_walk_stopped_by_the_root_s_timer_keeps_the_picture_the_next_walk_passes_t
 
 /* ---- a wake that did not get the CPU: past the levels that idle with it ------------------ */
 
+/* Z0 - Z1 - Z2 - Z3, and B beside Z1 (zc[4]); every level says its child is all it has;
+ * a frame has woken Z3, whose event thread has the CPU. */
+static void
+zb_tree(void)
+{
+	ztree();
+	zmake(4, zc[0]);
+	z_alone();
+	z3_woken();
+}
+
+/* A frame for Zi (B: 4). */
+static void
+z_frame_for(int i)
+{
+	schedtree_notify(zc[i], (struct hr_kevent){ .type = HR_KEV_NET, .comp = zc[i]->id });
+}
+
 /* Z3's walk to the top has left the picture (every level idles with its child); B, beside
  * Z1 at the root's same priority, runs when a frame wakes Z3, whose event thread does not
  * get the CPU; B idles (a walk from elsewhere, which tells the root only), and the root's
@@ -1951,15 +1969,12 @@ TEST(a_walk_stopped_by_the_root_s_timer_keeps_the_picture_the_next_walk_passes_t
 static void
 z_wake_behind_b_after(int z1_turn)
 {
-	ztree();
-	zmake(4, zc[0]);
-	z_alone();
-	z3_woken();
+	zb_tree();
 	CHECK(idles(&ze[3]) && resched_from == 0);
 	if (z1_turn)
 		CHECK(idles(&ze[1]) && resched_from == 0); /* its walk reaches the top */
 	cur = &ze[4];
-	schedtree_notify(zc[3], (struct hr_kevent){ .type = HR_KEV_NET, .comp = zc[3]->id });
+	z_frame_for(3);
 	CHECK(cur == &ze[4] && ze[3].state == HR_TS_READY);
 	CHECK(!idles(&ze[4]) && cur == &ze[0]); /* B idles; the root has news, and runs */
 	CHECK(z_told(0) && !z_told(1));
@@ -2018,15 +2033,12 @@ TEST(a_wake_that_did_not_get_the_cpu_passes_its_parent_only_if_it_idles_with_it)
  * parent, the root, did not idle: B's wake is none to pass down to and leaves Z3's. */
 TEST(a_wake_beside_under_a_parent_that_did_not_idle_leaves_the_deep_one_to_pass)
 {
-	ztree();
-	zmake(4, zc[0]);
-	z_alone();
-	z3_woken();
+	zb_tree();
 	CHECK(idles(&ze[3]) && resched_from == 0);
 	cur = &ze[0];
 	ze[0].state = HR_TS_READY;
-	schedtree_notify(zc[3], (struct hr_kevent){ .type = HR_KEV_NET, .comp = zc[3]->id });
-	schedtree_notify(zc[4], (struct hr_kevent){ .type = HR_KEV_NET, .comp = zc[4]->id });
+	z_frame_for(3);
+	z_frame_for(4);
 	CHECK(cur == &ze[0] && ze[3].state == HR_TS_READY && ze[4].state == HR_TS_READY);
 	CHECK(z_told(0));
 	CHECK(schedtree_wake_through(&ze[1]) == &ze[3]);
@@ -2037,17 +2049,14 @@ TEST(a_wake_beside_under_a_parent_that_did_not_idle_leaves_the_deep_one_to_pass)
  * all the same, the root at its top, and a wake of Z3 behind B later passes them. */
 TEST(a_walk_that_stops_at_a_turn_leaves_a_picture_of_the_levels_below_it)
 {
-	ztree();
-	zmake(4, zc[0]);
-	z_alone();
-	z3_woken();
-	schedtree_notify(zc[4], (struct hr_kevent){ .type = HR_KEV_NET, .comp = zc[4]->id });
+	zb_tree();
+	z_frame_for(4);
 	CHECK(cur == &ze[3] && ze[4].state == HR_TS_READY);
 	CHECK(!idles(&ze[3]) && cur == &ze[0]); /* the root takes its turn */
 	ze[0].state = HR_TS_EVWAIT;		/* and runs B */
 	zreg[0].ev_tail = zreg[0].ev_head;
 	cur = &ze[4];
-	schedtree_notify(zc[3], (struct hr_kevent){ .type = HR_KEV_NET, .comp = zc[3]->id });
+	z_frame_for(3);
 	CHECK(cur == &ze[4] && ze[3].state == HR_TS_READY);
 	CHECK(!idles(&ze[4]) && cur == &ze[0]); /* B idles; the root hears Z1 woke */
 	CHECK(schedtree_wake_through(&ze[1]) == &ze[3]);
