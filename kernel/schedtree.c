@@ -1385,6 +1385,15 @@ calm_again(const struct comp *s, uint64_t now)
 	       idles_with(p, s, now);
 }
 
+/* The depths at which a scheduler may have decided anew since the picture, as far as the
+ * masks show (calm_below's reasons): the top, always; calm.dirty; news_mask; a thread of
+ * its own run since the wake.  The notice of a wake to its parent (news_mask << 1) is the
+ * callers' to add: calm_passes looks at the first level itself. */
+static inline __attribute__((always_inline)) uint32_t
+calm_changed(void)
+{
+	return calm.dirty | calm.top->depth_bit | news_mask | ~schedtree_acct.woke_mask;
+}
 /*
  * calm_again when some schedulers above p may have changed since that walk: the root,
  * always (its turns and its timer show in no mask: a real-time task of the root's, run
@@ -1410,9 +1419,7 @@ calm_below(const struct comp *s, uint64_t now, uint64_t *until)
 	if (!calm_of(s, p) || now >= calm.below || woke_from != p || !p->notice.idle)
 		return 0;
 	above = p->depth_bit - 1;
-	dirty = (calm.dirty | calm.top->depth_bit | news_mask | news_mask << 1 |
-		 ~schedtree_acct.woke_mask) &
-		above;
+	dirty = (calm_changed() | news_mask << 1) & above;
 	j = 31 - __builtin_clz(dirty); /* above holds the top's bit: not 0 */
 	if (j + 1 >= (int) p->depth || !idles_with(p, s, now))
 		return 0;
@@ -1426,10 +1433,9 @@ static int
 calm_passes(const struct comp *c, const struct comp *w, const struct comp *s, uint64_t now)
 {
 	uint32_t levels = (w->depth_bit - 1) & ~(c->depth_bit - 1); /* depths c .. w - 1 */
-	uint32_t dirty = calm.dirty | calm.top->depth_bit | news_mask | ~schedtree_acct.woke_mask;
 
 	return s == calm.from && woke_from == w && !c->evt_pending && now < calm.below &&
-	       !(dirty & levels) && !(news_mask << 1 & levels & ~c->depth_bit);
+	       !(calm_changed() & levels) && !(news_mask << 1 & levels & ~c->depth_bit);
 }
 
 /*
