@@ -1494,6 +1494,32 @@ calm_elsewhere(const struct comp *o)
 	calm.dirty |= (uint32_t) ((2ull << (path_parts(o, calm.from) - 1)) - 1);
 }
 
+/*
+ * A walk from o, not the picture's nor deeper, reached the top unstopped: every level it
+ * passed idles with its child, and was looked at now (idles_with).  Above the depth where
+ * o's path parts from the picture's (o's own depth, when o is on it), those children are
+ * the picture's own, so those levels are as the picture's walk would leave them: what
+ * marked them changed since (calm_elsewhere, at this walk's start; notices, news_mask) is
+ * cleared, and the words read now join the picture's.  The level where the paths part
+ * stays marked (o, whose turn may have decided anything; or a scheduler idling with o's
+ * branch), and the top is the walk's.  Before, they stayed marked: in walkside-d3, after a
+ * tick whose interrupt stopped the innermost level's walk, its parent took a turn and
+ * walked to the top, and on each of the next ticks the wake that side kept from the CPU
+ * was passed down by a turn at every level (schedtree_wake_through: the max of walk_wake at
+ * depth 3, 9,253).
+ */
+static void
+calm_renewed_above(const struct comp *o, struct comp *top, uint64_t until, uint64_t below)
+{
+	uint32_t renewed = (1u << (path_parts(o, calm.from) - 1)) - 1;
+
+	calm.dirty &= ~renewed;
+	news_mask &= ~renewed;
+	calm.top = top;
+	calm.until = MIN(calm.until, until);
+	calm.below = MIN(calm.below, below);
+}
+
 /* Does a walk from `from` to the top make the new picture?  Not when it is shallower than
  * the picture's: that one passes more levels (calm_elsewhere marked what `from` shares). */
 static int
@@ -1592,9 +1618,13 @@ idle_up(struct comp *s)
 		if (walk_point(&now, &stopped))
 			return 0; /* cur runs */
 	}
-	if (!p && !stopped && calm_replaced_by(from)) { /* the top: everyone idles */
-		calm = (typeof(calm)){ from, s, until, below, 0 };
-		news_mask = 0;
+	if (!p && !stopped) { /* the top: everyone idles */
+		if (calm_replaced_by(from)) {
+			calm = (typeof(calm)){ from, s, until, below, 0 };
+			news_mask = 0;
+		} else {
+			calm_renewed_above(from, s, until, below);
+		}
 	}
 	return p;
 }

@@ -1961,23 +1961,40 @@ z_frame_for(int i)
 	schedtree_notify(zc[i], (struct hr_kevent){ .type = HR_KEV_NET, .comp = zc[i]->id });
 }
 
-/* Z3's walk to the top has left the picture (every level idles with its child); B, beside
- * Z1 at the root's same priority, runs when a frame wakes Z3, whose event thread does not
- * get the CPU; B idles (a walk from elsewhere, which tells the root only), and the root's
- * turn hears that Z1 woke.  The root is about to dispatch Z1's c^s.  z1_turn: before the
- * frame, Z1's event thread took a turn (its parent dispatched it) and idled. */
+/* Zi's event thread takes a turn (its parent dispatched it): it reads its ring, and
+ * idles; its walk reaches the top. */
 static void
-z_wake_behind_b_after(int z1_turn)
+z_turn(int i)
 {
-	zb_tree();
-	CHECK(idles(&ze[3]) && resched_from == 0);
-	if (z1_turn)
-		CHECK(idles(&ze[1]) && resched_from == 0); /* its walk reaches the top */
+	if (zc[i]->evt_pending) /* news to read: its wait returns at once */
+		CHECK(!idles(&ze[i]));
+	zreg[i].ev_tail = zreg[i].ev_head;
+	CHECK(idles(&ze[i]) && resched_from == 0);
+}
+
+/* B, beside Z1 at the root's same priority, runs when a frame wakes Z3, whose event thread
+ * does not get the CPU; B idles (a walk from elsewhere, which tells the root only), and the
+ * root's turn hears that Z1 woke.  The root is about to dispatch Z1's c^s. */
+static void
+z_b_runs_when_z3_wakes(void)
+{
 	cur = &ze[4];
 	z_frame_for(3);
 	CHECK(cur == &ze[4] && ze[3].state == HR_TS_READY);
 	CHECK(!idles(&ze[4]) && cur == &ze[0]); /* B idles; the root has news, and runs */
 	CHECK(z_told(0) && !z_told(1));
+}
+
+/* z_b_runs_when_z3_wakes after Z3's walk to the top has left the picture (every level
+ * idles with its child), and, if turn (1, 2: Z1, Z2), Zturn took a turn since. */
+static void
+z_wake_behind_b_after(int turn)
+{
+	zb_tree();
+	CHECK(idles(&ze[3]) && resched_from == 0);
+	if (turn)
+		z_turn(turn);
+	z_b_runs_when_z3_wakes();
 }
 
 static void
@@ -1992,6 +2009,29 @@ TEST(a_level_on_the_path_that_took_a_turn_since_the_walk_is_not_passed)
 {
 	z_wake_behind_b_after(1);
 	CHECK(schedtree_wake_through(&ze[1]) == &ze[1]);
+	cur = 0;
+}
+
+/* Z2 took a turn and walked to the top: Z2 itself is looked at (it is the woken one's
+ * parent), and Z1, which that walk found idling with Z2, is as the picture holds it. */
+TEST(a_level_above_one_that_took_a_turn_and_walked_to_the_top_is_passed)
+{
+	z_wake_behind_b_after(2);
+	CHECK(schedtree_wake_through(&ze[1]) == &ze[3]);
+	cur = 0;
+}
+
+/* The same when Z1 was told something and took its turn before: Z2's walk found it idling
+ * with Z2 after that (walkside-d3: Z1 told that Z2 woke, and dispatching it). */
+TEST(a_level_told_something_that_its_child_s_walk_found_idling_since_is_passed)
+{
+	zb_tree();
+	CHECK(idles(&ze[3]) && resched_from == 0);
+	schedtree_post(zc[1], (struct hr_kevent){ .type = HR_KEV_NET, .comp = zc[1]->id });
+	z_turn(1);
+	z_turn(2);
+	z_b_runs_when_z3_wakes();
+	CHECK(schedtree_wake_through(&ze[1]) == &ze[3]);
 	cur = 0;
 }
 
