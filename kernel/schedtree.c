@@ -1521,7 +1521,8 @@ calm_renewed_above(const struct comp *o, struct comp *top, uint64_t until, uint6
 }
 
 /* Does a walk from `from` to the top make the new picture?  Not when it is shallower than
- * the picture's: that one passes more levels (calm_elsewhere marked what `from` shares). */
+ * the picture's: that one passes more levels (calm_elsewhere marked what `from` shares,
+ * and calm_renewed_above clears what it found unchanged). */
 static int
 calm_replaced_by(const struct comp *from)
 {
