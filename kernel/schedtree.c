@@ -312,14 +312,19 @@ mark_behind(struct comp *const *chain, long n, uint8_t bit)
  * only its own level of those records, not the others' levels nor the levels between
  * (schedtree_catch_up_in): a deep scheduler that takes a turn between two of the root's
  * preemptions (its timer) then costs one level each way, not a write and a mark a level.
- * With every record taken, a close catches one up in turn and takes it.  Writes of other
+ * With every record taken, a close catches one up in turn and takes it: image walktwo-d15
+ * (two subsystems that tick side by side at depth 16, five threads there preempted in
+ * turn) does so every few hundred ticks, its root timer's max 35% above depth 1's.  Eight
+ * records kept all five and cut that max by 700 instructions, but cost its median 80 and
+ * its p99 190 at every tick (a thread entering a component pays its level of each record
+ * that marked it), so there are four.  Writes of other
  * closes to the same slots (t's own level closing alone, the fast switch, another
  * record's catch-up) add to them meanwhile, which sums commute with.  Nothing else can
  * change what the levels are owed meanwhile: every change to a chain, an up_slot or a
  * region catches every record up first (schedtree_make and _unmake, grant, revoke,
  * demote, thd_free).  The kernel itself never reads a slot's consumed.
  */
-#define BEHIND_MAX 4
+#define BEHIND_MAX SCHEDTREE_BEHIND_MAX
 _Static_assert(BEHIND_MAX <= 8 * sizeof(((struct comp *) 0)->behind), "a bit a record");
 /* set in a record's k while some of its levels were caught up alone (caught) and are not
  * marked again: the plain test of record 0 fails, and the branch beside it marks them */
@@ -575,19 +580,40 @@ close_together_below(const struct thd *from, int k, int upto, uint64_t spent, ui
 	}
 }
 
-/* close_levels (below) for a thread that waits and whose levels from k to the one above its
+/*
+ * close_levels (below) for a thread that waits and whose levels from k to the one above its
  * own (d - k >= 2) closed together, or for levels that opened apart: a call, seldom made,
- * that keeps its registers out of the common cases. */
+ * that keeps its registers out of the common cases.  Levels that opened apart: the ones
+ * from k down to the first that opened since (j) opened together, as the first dispatch
+ * opened them; all of them down to the one above its own fall behind with that time, as if
+ * they had closed together, and each from j down is written at once with what it did not
+ * take (the time before it opened), 14 instructions a level.  Before, each level was
+ * written: a thread at depth D + 1 that its scheduler dispatched in a turn of its own
+ * (walktwo-dD: its sibling idled first) closed D levels at every tick.
+ */
 static __attribute__((noinline)) void
 close_levels_else(const struct thd *from, int k, uint64_t now, int top, uint64_t spent,
 		  uint64_t own)
 {
 	uint32_t open = schedtree_acct.open_mask;
+	uint64_t at;
+	int j;
 
 	close_own(from, own);
 	if (top <= k) {
 		/* its owner may well be the next to run, and would only catch its level up */
 		close_together_below(from, k, from->depth - 1, spent, 0);
+		return;
+	}
+	j = __builtin_ctz(open & ~schedtree_upto[k]); /* the first above k opened since: top is */
+	if (j - k >= 2) {
+		at = schedtree_acct.since[schedtree_opening_in(open, k)];
+		close_together_below(from, k, from->depth - 1, now - at, 0);
+		/* a slot may read less than it took until the record is paid, which is before
+		 * anything reads it (a thread entering that component catches it up first) */
+		for (long i = from->depth - 1; i >= j; i--) /* what they did not take */
+			from->chain[i + 1]->up_slot->consumed -=
+				schedtree_acct.since[schedtree_opening_in(open, (int) i)] - at;
 		return;
 	}
 	for (long i = from->depth - 1; i >= k; i--) /* schedtree_opened(i) */
@@ -609,9 +635,10 @@ static void woke_tell(const struct thd *x); /* a wake's notice, before a thread 
  * (fall_behind_beside).  A single level crossed (d - k == 1) is written at once: two
  * adds, where falling behind would mark a component that a catch-up soon unmarks (the
  * irq figure: 14 more).
- * Otherwise each looks its opening up: 14 a level (schedtree_opened's and, bsr and load,
- * no branch but the loop's), the case left that grows with depth (docs/EVAL.md,
- * eval/preempt.sh).  No test of the chain: a thread's chain has a scheduler at every
+ * Otherwise each below the first that opened apart looks its opening up: 14 a level
+ * (schedtree_opened's and, bsr and load, no branch but the loop's), the case left that
+ * grows with depth (docs/EVAL.md, eval/preempt.sh), and only with the levels that opened
+ * apart (close_levels_else).  No test of the chain: a thread's chain has a scheduler at every
  * level down to its depth (revoke and demote cut it short and leave no hole; a scheduler
  * is destroyed after the threads granted to it), and up_slot is never NULL
  * (schedtree_nobody).

@@ -63,6 +63,9 @@ void schedtree_catch_up_in(const struct comp *c);
  * of a child.  syscall_dispatch looks (3 instructions, off the fast paths); said once,
  * as "[k] BUG: ...", on which an image test fails (tests/run.sh). */
 void schedtree_behind_bug(const struct thd *t) __attribute__((cold, noinline));
+/* How many threads' levels may be behind at once (schedtree.c: behind), a bit each in a
+ * component's mark (comp.h: behind). */
+#define SCHEDTREE_BEHIND_MAX 4
 /* Charge time and move the accounting from cur to next (either may be NULL: idle). */
 void schedtree_account(struct thd *from, struct thd *to, int from_level);
 

@@ -543,6 +543,26 @@ TEST(an_opening_stamps_its_level_and_every_one_below_and_keeps_those_above)
 	}
 }
 
+/* xa runs, xb from t1 (parting at 9), xa again from t2: xa's levels 0 .. 8 opened at the
+ * first dispatch, 9 .. 11 at t2 */
+static void
+xa_back_from_xb(uint64_t *t1, uint64_t *t2)
+{
+	deep_tree();
+	schedtree_account(0, &xa, 0);
+	tick_over();
+	schedtree_account(&xa, &xb, 0);
+	*t1 = schedtree_opened(9);
+	CHECK_EQ(schedtree_opened(8), schedtree_opened(0)); /* the first dispatch's */
+	CHECK(*t1 > schedtree_opened(8));
+	tick_over();
+	schedtree_account(&xb, &xa, 0);
+	*t2 = schedtree_opened(9);
+	CHECK_EQ(dreg[9].slot[csc.id].consumed, *t2 - *t1); /* xb ran from t1 to t2 */
+	CHECK_EQ(dreg[12].slot[xb.id].consumed, *t2 - *t1);
+	tick_over();
+}
+
 /* xa runs, xb (parting at level 9) runs, xa again, then the CPU idles: every slot is charged
  * exactly the time its entity ran, levels 9 .. 11 each opened by a switch that parted at 9
  * while the levels above stayed open from the first dispatch. */
@@ -550,19 +570,7 @@ TEST(levels_opened_by_a_switch_deep_down_are_charged_from_that_switch_exactly)
 {
 	uint64_t t1, t2;
 
-	deep_tree();
-	schedtree_account(0, &xa, 0);
-	tick_over();
-	schedtree_account(&xa, &xb, 0);
-	t1 = schedtree_opened(9);
-	CHECK_EQ(schedtree_opened(8), schedtree_opened(0)); /* the first dispatch's */
-	CHECK(t1 > schedtree_opened(8));
-	tick_over();
-	schedtree_account(&xb, &xa, 0);
-	t2 = schedtree_opened(9);
-	CHECK_EQ(dreg[9].slot[csc.id].consumed, t2 - t1); /* xb ran from t1 to t2 */
-	CHECK_EQ(dreg[12].slot[xb.id].consumed, t2 - t1);
-	tick_over();
+	xa_back_from_xb(&t1, &t2);
 	schedtree_account(&xa, 0, 0);
 	schedtree_catch_up(); /* xa's level 10 fell behind at the switch to xb */
 	/* xa ran until t1 and from t2: alike at its three levels, and more than t2 - t1's
@@ -574,6 +582,28 @@ TEST(levels_opened_by_a_switch_deep_down_are_charged_from_that_switch_exactly)
 	for (int i = 0; i <= 8; i++)
 		for (int k = 0; k < HR_THD_MAX; k++)
 			CHECK_EQ(dreg[i].slot[k].consumed, 0);
+}
+
+/* xa closes from level 0 (the CPU idles): levels 0 .. 8 opened together, 9 and 10 since.
+ * Levels 1 .. 10 wait in one record, as levels that closed together do, and 9 and 10 are
+ * written at once only with what they did not take (t2 less the first dispatch): a close
+ * writes the levels below the first that opened apart, not every level (walktwo-dD, whose
+ * thread at depth D + 1 its scheduler dispatched in a turn of its own, closed D levels at
+ * 14 instructions each at every tick). */
+TEST(levels_that_opened_together_above_ones_opened_since_wait_as_one_sum)
+{
+	uint64_t t1, t2;
+
+	xa_back_from_xb(&t1, &t2);
+	schedtree_account(&xa, 0, 0);
+	for (int i = 1; i <= 10; i++)
+		CHECK(xa.chain[i]->behind);
+	CHECK(!xa.chain[11]->behind); /* xa waits: its own level written at once */
+	schedtree_catch_up();
+	CHECK_EQ(dreg[9].slot[csa.id].consumed, dreg[11].slot[xa.id].consumed);
+	CHECK_EQ(dreg[10].slot[csb.id].consumed, dreg[11].slot[xa.id].consumed);
+	for (int i = 1; i <= 10; i++)
+		CHECK(!xa.chain[i]->behind);
 }
 
 /* xa's levels 9 .. 11 open together (back from xb); a switch to xc, a thread of level
@@ -820,32 +850,35 @@ TEST(a_close_of_another_thread_falls_behind_in_a_record_of_its_own)
 	CHECK(!comps[49].behind && !comps[50].behind && !comps[51].behind);
 }
 
-/* xa preempted from levels 4, 5, 6 and 7 in turn (by threads of 44 .. 47) takes every
- * record; preempted from 8 next, one record is caught up (its levels written) and taken
- * for that close, and what the levels show once all are caught up is all xa ran. */
+/* xa preempted from levels 8 - SCHEDTREE_BEHIND_MAX .. 7 in turn (by threads of the
+ * schedulers there) takes every record; preempted from 8 next, one record is caught up
+ * (its levels written) and taken for that close, and what the levels show once all are
+ * caught up is all xa ran. */
 TEST(with_every_record_taken_a_close_takes_one_in_turn)
 {
-	static struct thd p[4], e51;
+	enum { N = SCHEDTREE_BEHIND_MAX, ALL = (1 << N) - 1 };
+	static struct thd p[N], e51;
 	uint64_t before;
 
 	preempt_tree();
 	schedtree_account(0, &xa, 0);
-	for (int j = 4; j < 8; j++) {
-		p[j - 4] = (struct thd){ .id = (uint16_t) (20 + j), .depth = (uint8_t) j };
+	for (int j = 8 - N; j < 8; j++) {
+		struct thd *q = &p[j - (8 - N)];
+		*q = (struct thd){ .id = (uint16_t) (20 + j), .depth = (uint8_t) j };
 		for (int i = 0; i <= j; i++)
-			p[j - 4].chain[i] = xa.chain[i];
+			q->chain[i] = xa.chain[i];
 		tick_over();
-		schedtree_account(&xa, &p[j - 4], 0);
+		schedtree_account(&xa, q, 0);
 		tick_over();
-		schedtree_account(&p[j - 4], &xa, 0);
+		schedtree_account(q, &xa, 0);
 	}
-	CHECK_EQ(comps[49].behind, 0xf);
+	CHECK_EQ(comps[49].behind, ALL);
 	before = dreg[9].slot[csa.id].consumed;
 	tick_over();
 	schedtree_account(&xa, &xe, 0);
-	CHECK(dreg[9].slot[csa.id].consumed > before);	   /* written: a record was caught up */
-	CHECK_EQ(comps[49].behind, 0xf);		   /* and taken again, from 8 */
-	CHECK_EQ(__builtin_popcount(comps[48].behind), 3); /* level 8: not from 8 */
+	CHECK(dreg[9].slot[csa.id].consumed > before);	       /* written: a record was caught up */
+	CHECK_EQ(comps[49].behind, ALL);		       /* and taken again, from 8 */
+	CHECK_EQ(__builtin_popcount(comps[48].behind), N - 1); /* level 8: not from 8 */
 	/* a frame for 51, every record another's: its levels are written, no record evicted */
 	e51 = xa;
 	e51.id = 16;
@@ -855,9 +888,9 @@ TEST(with_every_record_taken_a_close_takes_one_in_turn)
 	schedtree_owed_pay();
 	CHECK_EQ(dreg[10].slot[csb.id].consumed, before + 100);
 	CHECK_EQ(dreg[11].slot[e51.id].consumed, 100);
-	CHECK_EQ(comps[49].behind, 0xf);
+	CHECK_EQ(comps[49].behind, ALL);
 	schedtree_catch_up();
-	CHECK(!comps[45].behind && !comps[51].behind); /* all four caught up */
+	CHECK(!comps[45].behind && !comps[51].behind); /* every one caught up */
 	CHECK_EQ(dreg[9].slot[csa.id].consumed, dreg[11].slot[xa.id].consumed + 100);
 	CHECK_EQ(dreg[10].slot[csb.id].consumed, dreg[11].slot[xa.id].consumed + 100);
 }
