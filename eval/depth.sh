@@ -24,6 +24,9 @@
 # printed the same way for every figure: max and p99 at the deepest depth within
 # DEPTH_TAIL_GOAL (0.05) of depth 1's, the median within DEPTH_MEDIAN_GOAL (0.02) of
 # depth 0's.
+# DEPTH_HI=N sweeps NAME-d0 .. NAME-dN (default 16; --quick: d0, d1 and dN), and
+# DEPTH_OFFSET=K, with DEPTH_BY_IMAGE=1, says each line's depth is D + K (walk-two.sh: two
+# subsystems one level below the D levels).
 # DEPTH_RECORDED="NAME ..." names figures that are measured, plotted and given their goal
 # lines but not checked (walk-side.sh: walk_wake, how late the deep task's own wake runs,
 # whose max is not flat yet; eval/expected.txt bounds its median).
@@ -31,8 +34,9 @@
 . "$(dirname "$0")/lib.sh"
 eval_args "$@"
 
-depths=$(seq 0 16)
-[ "$EVAL_QUICK" = 1 ] && depths="0 1 16"
+hi=${DEPTH_HI:-16}
+depths=$(seq 0 "$hi")
+[ "$EVAL_QUICK" = 1 ] && depths="0 1 $hi"
 image=${DEPTH_IMAGE:-depth}
 suffix=${DEPTH_SUFFIX:-depth}
 # shellcheck disable=SC2046
@@ -43,7 +47,7 @@ boot_images "${IMAGES[@]}"
 # instead (preempt.sh: the root measures, and D is how deep the thread it preempts is)
 by_image() {
 	if [ "${DEPTH_BY_IMAGE:-0}" = 1 ]; then
-		sed -E "s/ depth=[0-9]+/ depth=$1/"
+		sed -E "s/ depth=[0-9]+/ depth=$(($1 + ${DEPTH_OFFSET:-0}))/"
 	else
 		cat
 	fi
@@ -54,7 +58,7 @@ lines=$EVAL_OUT/$image.lines
 : >"$lines"
 for n in "${IMAGES[@]}"; do
 	console_lines bench "$EVAL_LOGS/$n.log" | by_image "${n##*-d}" | tee "$lines.one"
-	awk -v d="${n##*-d}" '/ depth=/ { print; next } { print $0 " depth=" d }' \
+	awk -v d="$((${n##*-d} + ${DEPTH_OFFSET:-0}))" '/ depth=/ { print; next } { print $0 " depth=" d }' \
 		"$lines.one" >>"$lines"
 done
 rm -f "$lines.one"

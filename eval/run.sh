@@ -9,17 +9,17 @@
 # --quick: few boots (depths 0, 1 and 16 only, no Linux kernel fetch), and first the self-test
 # of the scripts on synthetic consoles (eval/test.sh), so that `make check` keeps them alive.
 # web-ab (Apache's ab from the host, wall-clock) runs only when named.
-# Usage: eval/run.sh [--quick] [micro|depth|depth-busy|preempt|walk|walk-side|irq|web|web-ab|util|soak|servers|perf|linux|selftest]...
+# Usage: eval/run.sh [--quick] [micro|depth|depth-busy|preempt|walk|walk-side|walk-two|irq|web|web-ab|util|soak|servers|perf|linux|selftest]...
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
-ALL="micro depth depth-busy preempt walk walk-side irq web util soak servers perf linux"
+ALL="micro depth depth-busy preempt walk walk-side walk-two irq web util soak servers perf linux"
 out=${EVAL_OUT:-build/eval}
 quick=() wanted=()
 for a; do
 	case $a in
 	--quick) quick=(--quick) ;;
-	micro | depth | depth-busy | preempt | walk | walk-side | irq | web | web-ab | util | soak | servers | perf | linux | \
+	micro | depth | depth-busy | preempt | walk | walk-side | walk-two | irq | web | web-ab | util | soak | servers | perf | linux | \
 		selftest)
 		wanted+=("$a")
 		;;

@@ -45,6 +45,10 @@ for d in $(seq 0 16); do
 		wake=("bench walk_wake depth=$d median=4000 p99=7000 max=$((7000 + 200 * d)) unit=instr")
 	console "bench walk_timer depth=0 median=1200 p99=2300 max=$((2300 + 20 * d)) unit=instr" \
 		"${wake[@]}" >"$consoles/walkside-d$d.log"
+	# walk-two: images d0 .. d15, each line at depth D + 1; its max grows and fails nothing
+	[ "$d" -lt 16 ] &&
+		console "bench walk_timer depth=0 median=1500 p99=2250 max=$((2300 + 60 * d)) unit=instr" \
+			>"$consoles/walktwo-d$d.log"
 done
 console "bench invoke_rt median=384 max=384 unit=instr" \
 	"bench thd_switch median=331 max=7490 unit=instr" >"$consoles/bench.log"
@@ -164,6 +168,12 @@ check walk_side_records_the_wake has walk-side.out "record walk_wake: measured, 
 check walk_side_does_not_check_the_wake bash -c "! grep -q '^check walk_wake' $dir/walk-side.out"
 check walk_side_wake_from_depth_1 has walk_wake-walk-side.dat "1 4000 7200 7000"
 check walk_side_wake_goal has walk-side.out "target walk_wake max depth=16 within 0.05 of depth=1: not met (ratio 1.417)"
+experiment walk-two --quick
+check walk_two_sweeps_d0_to_d15 has walk-two.out "bench walk_timer depth=16 median=1500 p99=2250 max=3200 unit=instr"
+check walk_two_puts_each_line_one_below_its_levels has walk_timer-walk-two.dat "1 1500 2300 2250"
+check walk_two_records_the_timer has walk-two.out "record walk_timer: measured, not checked (DEPTH_RECORDED)"
+check walk_two_goal has walk-two.out "target walk_timer max depth=16 within 0.05 of depth=1: not met (ratio 1.391)"
+check walk_two_passes_though_the_max_grows has walk-two.status 0
 experiment irq --quick
 check irq_writes_its_file has irq-depth.dat "16 1200 1400 1300"
 check irq_keeps_the_depth_sweeps_files rows alias-depth.dat 3
