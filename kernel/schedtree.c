@@ -1386,9 +1386,13 @@ idles_with(const struct comp *p, const struct comp *c, uint64_t now)
  * waits to be told (woke_from, woke_mask: no thread above has run since); no scheduler
  * above p has been told anything (news_mask: notices, kernel events; an activation by
  * wake-up that did not get the CPU shows as a notice to the woken one's parent, but at the
- * root, whose event thread is looked at); the root has not idled alone since (calm.dirty:
- * it took turns); and no word read then has lapsed (calm.until).  Every scheduler above p
- * is then as that walk left it, idle with its child, believing p idle: true again.
+ * root, whose event thread is looked at); the root has not idled alone since, nor has a
+ * scheduler above p been marked changed (calm.dirty: p's own mark, which a walk from beside
+ * s sets, does not count, as p is looked at); and no word read then has lapsed
+ * (calm.until).  Every scheduler above p is then as that walk left it, idle with its
+ * child, believing p idle: true again.  s may also be another child of a scheduler on the
+ * picture's path (calm_beside), p looked at as ever: the picture is then s's
+ * (calm_moves_to), and calm_below's walk from s makes it s's.
  */
 /* Is s the last picture's, its parent p a scheduler below the top (calm_again,
  * calm_below: a parent at the top is one level of walk anyway)? */
@@ -1398,18 +1402,41 @@ calm_of(const struct comp *s, const struct comp *p)
 	return s == calm.from && p && p->is_sched && p->parent;
 }
 
+/* Is s's parent p a scheduler below the top on the picture's path, above its origin?  Then
+ * the levels above p are the picture's as much for s as for the origin: of two subsystems
+ * side by side, the one that idles second, when the picture is the other's (they take
+ * turns being first: walktwo-dD). */
+static inline __attribute__((always_inline)) int
+calm_beside(const struct comp *s, const struct comp *p)
+{
+	return calm.from && s != calm.from && p && p->is_sched && p->parent &&
+	       p->depth < calm.from->depth && path_at(calm.from, p->depth) == p;
+}
+
+/* calm_again found s, beside the picture's origin, idling as it: the picture is s's, with
+ * the word its parent said of it (calm.until and calm.below: the earliest). */
+static void
+calm_moves_to(struct comp *s)
+{
+	uint64_t w = s->parent->region->slot[s->cs->id].alone_until;
+
+	calm.from = s;
+	calm.until = MIN(calm.until, w);
+	calm.below = MIN(calm.below, w);
+}
+
 static int
 calm_again(const struct comp *s, uint64_t now)
 {
 	const struct comp *p = s->parent;
 	uint32_t above;
 
-	if (!calm_of(s, p) || now >= calm.until || calm.dirty)
+	if (!(calm_of(s, p) || calm_beside(s, p)) || now >= calm.until)
 		return 0;
 	above = p->depth_bit - 1;
-	return woke_from == p && schedtree_acct.woke_mask == above && !(news_mask & above) &&
-	       calm.top->evt && calm.top->evt->state == HR_TS_EVWAIT && p->notice.idle &&
-	       idles_with(p, s, now);
+	return !(calm.dirty & above) && woke_from == p && schedtree_acct.woke_mask == above &&
+	       !(news_mask & above) && calm.top->evt && calm.top->evt->state == HR_TS_EVWAIT &&
+	       p->notice.idle && idles_with(p, s, now);
 }
 
 /* The depths at which a scheduler may have decided anew since the picture, as far as the
@@ -1443,7 +1470,8 @@ calm_below(const struct comp *s, uint64_t now, uint64_t *until)
 	uint32_t above, dirty;
 	int j;
 
-	if (!calm_of(s, p) || now >= calm.below || woke_from != p || !p->notice.idle)
+	if (!(calm_of(s, p) || calm_beside(s, p)) || now >= calm.below || woke_from != p ||
+	    !p->notice.idle)
 		return 0;
 	above = p->depth_bit - 1;
 	dirty = (calm_changed() | news_mask << 1) & above;
@@ -1508,17 +1536,23 @@ schedtree_wake_through(struct thd *x)
 
 /*
  * A walk from o, not the picture's: its notices are no news (TOLD_MOOT) to the schedulers
- * it idles, and the ones on the picture's path may decide anew since: o, if it is one (a
- * scheduler whose parent dispatched it though it idled, and which found nothing), and
- * every ancestor it shares with calm.from.  The levels below where the two paths part are
- * not o's to tell: the picture keeps them.  Before, any other walk ended the picture: a
- * subsystem beside a deep one, idling at every tick, left the deep one's idle nothing to
- * pass and its wakes nothing to pass either (schedtree_wake_through; eval/walk-side.sh).
+ * it idles, and the one on the picture's path where the two paths part may decide anew
+ * since: o, if it is on the path (a scheduler whose parent dispatched it though it idled,
+ * and which found nothing), else the scheduler that o's walk may find idling with o's
+ * branch, not the picture's.  The ones above it, if the walk reaches them, are told that
+ * their child on both paths idles, as the picture holds; whatever else they were told or
+ * did since shows in the masks (news_mask, woke_mask, the top's bit).  The levels below
+ * the parting are not o's to tell: the picture keeps them.  Before, any other walk ended
+ * the picture: a subsystem beside a deep one, idling at every tick, left the deep one's
+ * idle nothing to pass and its wakes nothing to pass either (schedtree_wake_through;
+ * eval/walk-side.sh); and then it marked every level above the parting too, so that of
+ * two subsystems side by side under one parent, the second to idle walked every level on
+ * every tick (eval/walk-two.sh).
  */
 static void
 calm_elsewhere(const struct comp *o)
 {
-	calm.dirty |= (uint32_t) ((2ull << (path_parts(o, calm.from) - 1)) - 1);
+	calm.dirty |= 1u << (path_parts(o, calm.from) - 1);
 }
 
 /*
@@ -1617,12 +1651,16 @@ idle_up(struct comp *s)
 		return 0;
 	}
 	if (calm_again(s, now)) {
+		if (s != calm.from) /* its parent idles with it: the picture is s's */
+			calm_moves_to(s);
 		notice_as(s, HR_KEV_IDLE, trace_on, TOLD_MOOT); /* its parent idles with it */
 		schedtree_acct.woke_mask = 0;			/* what was to be told is moot */
 		news_mask = 0;
 		return 0;
 	}
 	if ((on = calm_below(s, now, &until))) {
+		if (s != calm.from) /* its parent idles with it, until the walk ends the picture */
+			calm.dirty |= s->parent->depth_bit;
 		notice_as(s, HR_KEV_IDLE, trace_on, TOLD_MOOT);
 		schedtree_acct.woke_mask = 0; /* moot too: the walk tells the levels above */
 		s = on;
