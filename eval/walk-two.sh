@@ -4,7 +4,7 @@
 # `b`, each with a task that wakes and sleeps at every tick, so that at every tick one of
 # them idles first and their parent takes a turn, and the other's idle walks the levels
 # above (once every level: the walk's picture was of one scheduler's path, now of either
-# sibling's, kernel/schedtree.c calm_beside).  Each
+# sibling's, kernel/schedtree.c calm_of).  Each
 # line's depth is that of `a` and `b`, D + 1 (DEPTH_OFFSET), from 1 to 16.  The root
 # timer's max grows with the depth (threads preempted in turn there take more records of
 # levels behind than there are, and one is caught up whole, every few hundred ticks:

@@ -1377,40 +1377,18 @@ idles_with(const struct comp *p, const struct comp *c, uint64_t now)
 	       !woke_untold_besides(p, c) && !preempted_ready(p->evt);
 }
 
-/*
- * Does s idle again as it did when the CPU last idled, with nothing else since?  That is
- * the innermost scheduler of a subtree that sleeps and wakes alone (the timer and irq
- * figures at depth 16): it woke, got the CPU and idles, while the walk's 16 levels would
- * each find what they found then.  Its parent p still idles with it (idles_with); p's own
- * parent has still to hear that p woke (p->notice.idle) and every depth above p still
- * waits to be told (woke_from, woke_mask: no thread above has run since); no scheduler
- * above p has been told anything (news_mask: notices, kernel events; an activation by
- * wake-up that did not get the CPU shows as a notice to the woken one's parent, but at the
- * root, whose event thread is looked at); the root has not idled alone since, nor has a
- * scheduler above p been marked changed (calm.dirty: p's own mark, which a walk from beside
- * s sets, does not count, as p is looked at); and no word read then has lapsed
- * (calm.until).  Every scheduler above p is then as that walk left it, idle with its
- * child, believing p idle: true again.  s may also be another child of a scheduler on the
- * picture's path (calm_beside), p looked at as ever: the picture is then s's
- * (calm_moves_to), and calm_below's walk from s makes it s's.
- */
-/* Is s the last picture's, its parent p a scheduler below the top (calm_again,
- * calm_below: a parent at the top is one level of walk anyway)? */
+/* Is s's parent p a scheduler below the top (calm_again, calm_below: a parent at the top is
+ * one level of walk anyway) whose ancestors are the picture's: s is the picture's origin,
+ * or p is on its path above it?  Then the levels above p are the picture's as much for s
+ * as for the origin: of two subsystems side by side, the one that idles second when the
+ * picture is the other's (they take turns being first: walktwo-dD).  The origin's own
+ * test first, alone, as on every idle of a deep subsystem that ticks alone. */
 static inline __attribute__((always_inline)) int
 calm_of(const struct comp *s, const struct comp *p)
 {
-	return s == calm.from && p && p->is_sched && p->parent;
-}
-
-/* Is s's parent p a scheduler below the top on the picture's path, above its origin?  Then
- * the levels above p are the picture's as much for s as for the origin: of two subsystems
- * side by side, the one that idles second, when the picture is the other's (they take
- * turns being first: walktwo-dD). */
-static inline __attribute__((always_inline)) int
-calm_beside(const struct comp *s, const struct comp *p)
-{
-	return calm.from && s != calm.from && p && p->is_sched && p->parent &&
-	       p->depth < calm.from->depth && path_at(calm.from, p->depth) == p;
+	return (s == calm.from && p && p->is_sched && p->parent) ||
+	       (calm.from && s != calm.from && p && p->is_sched && p->parent &&
+		p->depth < calm.from->depth && path_at(calm.from, p->depth) == p);
 }
 
 /* calm_again found s, beside the picture's origin, idling as it: the picture is s's, with
@@ -1425,13 +1403,30 @@ calm_moves_to(struct comp *s)
 	calm.below = MIN(calm.below, w);
 }
 
+/*
+ * Does s idle again as it did when the CPU last idled, with nothing else since?  That is
+ * the innermost scheduler of a subtree that sleeps and wakes alone (the timer and irq
+ * figures at depth 16): it woke, got the CPU and idles, while the walk's 16 levels would
+ * each find what they found then.  Its parent p still idles with it (idles_with); p's own
+ * parent has still to hear that p woke (p->notice.idle) and every depth above p still
+ * waits to be told (woke_from, woke_mask: no thread above has run since); no scheduler
+ * above p has been told anything (news_mask: notices, kernel events; an activation by
+ * wake-up that did not get the CPU shows as a notice to the woken one's parent, but at the
+ * root, whose event thread is looked at); the root has not idled alone since, nor has a
+ * scheduler above p been marked changed (calm.dirty: p's own mark, which a walk from beside
+ * s sets, does not count, as p is looked at); and no word read then has lapsed
+ * (calm.until).  Every scheduler above p is then as that walk left it, idle with its
+ * child, believing p idle: true again.  s may also be another child of a scheduler on the
+ * picture's path (calm_of), p looked at as ever: the picture is then s's (calm_moves_to),
+ * and calm_below's walk from s makes it s's.
+ */
 static int
 calm_again(const struct comp *s, uint64_t now)
 {
 	const struct comp *p = s->parent;
 	uint32_t above;
 
-	if (!(calm_of(s, p) || calm_beside(s, p)) || now >= calm.until)
+	if (!calm_of(s, p) || now >= calm.until)
 		return 0;
 	above = p->depth_bit - 1;
 	return !(calm.dirty & above) && woke_from == p && schedtree_acct.woke_mask == above &&
@@ -1470,8 +1465,7 @@ calm_below(const struct comp *s, uint64_t now, uint64_t *until)
 	uint32_t above, dirty;
 	int j;
 
-	if (!(calm_of(s, p) || calm_beside(s, p)) || now >= calm.below || woke_from != p ||
-	    !p->notice.idle)
+	if (!calm_of(s, p) || now >= calm.below || woke_from != p || !p->notice.idle)
 		return 0;
 	above = p->depth_bit - 1;
 	dirty = (calm_changed() | news_mask << 1) & above;

@@ -2137,13 +2137,14 @@ TEST(a_walk_that_stops_at_a_turn_leaves_a_picture_of_the_levels_below_it)
 }
 
 /* Z3 and W (zc[4]) side by side under Z2, as in walktwo-dD: Z3's walk to the top left the
- * picture; at the next tick W and Z3 wake, W with the CPU, and W idles first: its walk
- * stops at Z2, which has Z3 to run and takes its turn (it reads its ring and its woke bits,
- * and dispatches Z3's event thread).  Z3 then idles as before: Z2 is looked at, and the
- * levels above, which W's walk did not reach, are as the picture holds them, so the CPU
- * idles without the walk.  Before, W's walk marked every level it shared with the
- * picture's path changed, and Z3's walked them all, on every tick. */
-TEST(a_walk_from_beside_that_stops_at_the_parting_leaves_the_levels_above_to_the_picture)
+ * picture; at the next tick both wake, Zfirst with the CPU, and Zfirst idles: its walk
+ * stops at Z2, which has Zsecond to run and takes its turn (it reads its ring and its woke
+ * bits, says Zsecond is all it has, and dispatches Zsecond's event thread).  Zsecond then
+ * idles: Z2 is looked at, and the levels above, which Zfirst's walk did not reach, are as
+ * the picture holds them, so the CPU idles without the walk.  A wake that follows still
+ * reaches every level, as each next runs. */
+static void
+z_side_by_side_tick(int first, int second)
 {
 	ztree();
 	zmake(4, zc[2]);
@@ -2151,57 +2152,41 @@ TEST(a_walk_from_beside_that_stops_at_the_parting_leaves_the_levels_above_to_the
 	z3_woken();
 	CHECK(idles(&ze[3]) && resched_from == 0); /* the picture: Z3's */
 	cur = 0;
-	z_frame_for(4);
-	z_frame_for(3);
-	CHECK(cur == &ze[4] && ze[3].state == HR_TS_READY);
-	CHECK(!idles(&ze[4]) && cur == &ze[2]); /* W idles; Z2 has Z3 to run: its turn */
+	z_frame_for(first);
+	z_frame_for(second);
+	CHECK(cur == &ze[first] && ze[second].state == HR_TS_READY);
+	CHECK(!idles(&ze[first]) && cur == &ze[2]); /* Z2 has Zsecond to run: its turn */
 	zreg[2].ev_tail = zreg[2].ev_head;
 	memset(zreg[2].woke, 0, sizeof(zreg[2].woke));
+	zreg[2].slot[ze[second].id].alone_until = FAR;
 	zc[2]->evt_pending = 0;
 	ze[2].state = HR_TS_EVWAIT;
-	thd_dispatch(&ze[3], 0);
+	thd_dispatch(&ze[second], 0);
 	points = 0;
-	CHECK(idles(&ze[3]) && resched_from == 0);
+	CHECK(idles(&ze[second]) && resched_from == 0);
 	CHECK_EQ(points, 0); /* no walk */
-	CHECK(last_told_idle(zc[2], zc[3]));
-	/* and a wake that follows still reaches every level, as each next runs */
-	z3_woken();
+	CHECK(last_told_idle(zc[2], zc[second]));
+	cur = 0;
+	z_frame_for(second);
+	CHECK(cur == &ze[second]);
 	thd_dispatch(&ze[0], 0);
 	CHECK(z_told(0));
 	cur = 0;
 }
 
-/* The same, the two taking turns: Z3 idles first, Z2 takes its turn and runs W, and W,
- * whose parent is on the picture's path (Z3's), idles without the walk, the picture now
- * its own.  Before, the picture changed hands at every tick, and the second to idle,
- * never its origin, walked every level. */
+/* W idles first, the picture's origin Z3 second.  Before, W's walk marked every level it
+ * shared with the picture's path changed, and Z3's walked them all, on every tick. */
+TEST(a_walk_from_beside_that_stops_at_the_parting_leaves_the_levels_above_to_the_picture)
+{
+	z_side_by_side_tick(4, 3);
+}
+
+/* The two taking turns: Z3 idles first, and W, whose parent is on the picture's path,
+ * second, the picture now its own.  Before, the picture changed hands at every tick, and
+ * the second to idle, never its origin, walked every level. */
 TEST(the_second_of_two_side_by_side_to_idle_passes_the_levels_above_on_the_other_s_picture)
 {
-	ztree();
-	zmake(4, zc[2]);
-	z_alone();
-	z3_woken();
-	CHECK(idles(&ze[3]) && resched_from == 0); /* the picture: Z3's */
-	cur = 0;
-	z_frame_for(3);
-	z_frame_for(4);
-	CHECK(cur == &ze[3] && ze[4].state == HR_TS_READY);
-	CHECK(!idles(&ze[3]) && cur == &ze[2]); /* Z3 idles; Z2 has W to run: its turn */
-	zreg[2].ev_tail = zreg[2].ev_head;
-	memset(zreg[2].woke, 0, sizeof(zreg[2].woke));
-	zreg[2].slot[ze[4].id].alone_until = FAR; /* its turn: W is all it has */
-	zc[2]->evt_pending = 0;
-	ze[2].state = HR_TS_EVWAIT;
-	thd_dispatch(&ze[4], 0);
-	points = 0;
-	CHECK(idles(&ze[4]) && resched_from == 0);
-	CHECK_EQ(points, 0); /* no walk */
-	CHECK(last_told_idle(zc[2], zc[4]));
-	/* a wake that follows still reaches every level, as each next runs */
-	z_frame_for(4);
-	thd_dispatch(&ze[0], 0);
-	CHECK(z_told(0));
-	cur = 0;
+	z_side_by_side_tick(3, 4);
 }
 
 /* Z3's event thread woke with the CPU (its parent Z2 told so, to read), and Z1's own event
